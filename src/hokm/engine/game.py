@@ -1,0 +1,666 @@
+"""The Hokm game state machine: the one place where the rules are decided.
+
+A :class:`Game` runs a whole match: the first-Hâkem ace draw, then hand after hand of dealing
+(a chance step, :meth:`Game.deal`), trump, the two-player discards and draws, trick play, scoring
+and Hâkem rotation, until a side reaches the target. Everything else in the project (records,
+bots, the server, the clients) drives it through this public API:
+
+- :attr:`Game.phase`, :attr:`Game.to_move`, :meth:`Game.legal_actions`, :meth:`Game.apply`
+- :meth:`Game.deal` for the chance step, :meth:`Game.copy` and :meth:`Game.undo` for search
+- :meth:`Game.view` for what one seat may know (see :mod:`hokm.engine.view`)
+
+Seats are numbered in turn order (``seat + 1`` plays after ``seat``); sides are teams ``seat % 2``
+with four players and seats otherwise. Hands are held internally as 52-bit masks.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Iterable, Sequence
+
+from ..cards import CARDS, SUIT_MASKS, Card, Suit, card_of, cards_in, full_deck, mask_of
+from ..rules import TWO_PLAYER_DISCARDS, TWO_PLAYER_DRAW_TURNS, Rules
+from .actions import KEEP, PASS, PLAYS, TRUMPS, Action, ChooseTrump, Discard, Draw, Play, as_action, discard_options
+from .errors import DealError, IllegalActionError, SetupError
+from .scoring import hand_outcome, next_hakem
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+class Phase(str, Enum):
+    """Where a game stands. ``DEAL`` is the chance step before each hand (no seat to move)."""
+
+    DEAL = "deal"
+    TRUMP = "trump"
+    DISCARD = "discard"
+    DRAW = "draw"
+    PLAY = "play"
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A finished trick: who led, the cards in play order from the leader, who won."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seats(self, players: int) -> tuple[int, ...]:
+        return tuple((self.leader + i) % players for i in range(len(self.cards)))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The public outcome of one hand (also used for the hand in progress, ``finished=False``)."""
+
+    hakem: int
+    trump: Suit | None
+    tricks: tuple[int, ...]
+    winner: int | None
+    points: int
+    kot: bool
+    hakem_koti: bool
+    finished: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hakem": self.hakem,
+            "trump": None if self.trump is None else str(self.trump),
+            "tricks": list(self.tricks),
+            "winner": self.winner,
+            "points": self.points,
+            "kot": self.kot,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HakemDraw:
+    """The face-up ace draw that picks the first Hâkem (and, with ``partner_draw``, his partner).
+
+    ``cards[i]`` was turned to seat ``(start + k) % n`` where seats that already hold the Hâkem
+    role are skipped once he is found.
+    """
+
+    start: int
+    cards: tuple[Card, ...]
+    hakem: int
+    partner: int | None = None
+
+    @property
+    def swap(self) -> tuple[int, int] | None:
+        """Seats whose players change places so that the partner sits opposite the Hâkem."""
+        if self.partner is None or self.partner == (self.hakem + 2) % 4:
+            return None
+        return (self.partner, (self.hakem + 2) % 4)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"start": self.start, "cards": [str(c) for c in self.cards]}
+
+
+def run_hakem_draw(rules: Rules, start: int, cards: Sequence[Card | str]) -> HakemDraw:
+    """Check a turned-card sequence and find the Hâkem (and partner); raise ``SetupError``.
+
+    The sequence must stop exactly at the deciding ace: the first ace, or with ``partner_draw``
+    the second (cards after the first ace skip the Hâkem).
+    """
+    n = rules.players
+    if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < n:
+        raise SetupError(f"hakem_draw start must be a seat from 0 to {n - 1}, not {start!r}")
+    try:
+        turned = [card_of(c) for c in cards]
+    except ValueError as e:
+        raise SetupError(str(e), code="bad_card") from None
+    if len(set(turned)) != len(turned):
+        raise SetupError("hakem_draw turns the same card twice")
+    removed = rules.removed_cards
+    for c in turned:
+        if c in removed:
+            raise SetupError(f"hakem_draw turns {c}, which is not in the {n}-player deck")
+    seat = start
+    hakem: int | None = None
+    partner: int | None = None
+    for i, c in enumerate(turned):
+        if c.rank == 12:
+            if hakem is None:
+                hakem = seat
+            else:
+                partner = seat
+        last = i == len(turned) - 1
+        done = hakem is not None and (not rules.partner_draw or partner is not None)
+        if done and not last:
+            raise SetupError(f"hakem_draw goes on after the deciding ace ({c} at position {i})")
+        if done:
+            break
+        seat = (seat + 1) % n
+        if hakem is not None and seat == hakem:
+            seat = (seat + 1) % n
+    if hakem is None or (rules.partner_draw and partner is None):
+        raise SetupError("hakem_draw ends before the deciding ace")
+    return HakemDraw(start=start, cards=tuple(turned), hakem=hakem, partner=partner)
+
+
+def draw_hakem(rules: Rules, rng: random.Random | None = None, start: int | None = None) -> HakemDraw:
+    """Shuffle and turn cards face up until the deciding ace (``secrets`` when no ``rng``)."""
+    rng = rng or secrets.SystemRandom()
+    deck = full_deck(rules.removed_cards)
+    rng.shuffle(deck)
+    start = rng.randrange(rules.players) if start is None else start
+    aces_needed = 2 if rules.partner_draw else 1
+    turned: list[Card] = []
+    aces = 0
+    for c in deck:
+        turned.append(c)
+        if c.rank == 12:
+            aces += 1
+            if aces == aces_needed:
+                break
+    return run_hakem_draw(rules, start, turned)
+
+
+def shuffled_deck(rules: Rules, rng: random.Random | None = None) -> list[Card]:
+    """A shuffled deck for one hand; live games pass no ``rng`` and get ``secrets``."""
+    deck = full_deck(rules.removed_cards)
+    (rng or secrets.SystemRandom()).shuffle(deck)
+    return deck
+
+
+def deal_layout(rules: Rules, hakem: int, deck: Sequence[Card]) -> tuple[list[list[Card]], list[list[Card]]]:
+    """Who gets which card: ``(before_trump, full)`` holdings per seat for 3 and 4 players.
+
+    The deal starts with the Hâkem and goes in turn order in packets (5, 4, 4 or 5, 4, 4, 4),
+    the dealer (``hakem - 1``) last. With four players only the Hâkem holds cards before trump;
+    with three, everyone holds the first packet.
+    """
+    n = rules.players
+    full: list[list[Card]] = [[] for _ in range(n)]
+    before: list[list[Card]] = [[] for _ in range(n)]
+    i = 0
+    for r, size in enumerate(rules.packets):
+        for k in range(n):
+            seat = (hakem + k) % n
+            packet = list(deck[i:i + size])
+            i += size
+            full[seat].extend(packet)
+            if r == 0 and (n == 3 or seat == hakem):
+                before[seat].extend(packet)
+    return before, full
+
+
+class Game:
+    """A whole game of Hokm. Create it, then alternate :meth:`deal` and actions.
+
+    >>> g = Game(Rules(players=4), first_hakem=0)
+    >>> g.deal(rng=random.Random(1)); g.phase
+    <Phase.TRUMP: 'trump'>
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        first_hakem: int | None = None,
+        hakem_draw: HakemDraw | None = None,
+    ) -> None:
+        self.rules = rules = rules or Rules()
+        n = rules.players
+        if (first_hakem is None) == (hakem_draw is None):
+            raise SetupError("give exactly one of first_hakem or hakem_draw")
+        if hakem_draw is not None:
+            first_hakem = hakem_draw.hakem
+        if not isinstance(first_hakem, int) or isinstance(first_hakem, bool) or not 0 <= first_hakem < n:
+            raise SetupError(f"first Hâkem must be a seat from 0 to {n - 1}, not {first_hakem!r}")
+        self.n = n
+        self.hakem_draw = hakem_draw
+        self.first_hakem: int = first_hakem
+        self.hakem: int = first_hakem
+        self.scores: list[int] = [0] * rules.sides
+        self.results: list[HandResult] = []
+        self.phase: Phase = Phase.DEAL
+        self.to_move: int | None = None
+        self._history: list[tuple[str, Any]] = []
+        self._checkpoints: list[tuple[int, dict[str, Any]]] = []
+        self._clear_hand()
+
+    # ------------------------------------------------------------------ construction helpers
+    @classmethod
+    def new(cls, rules: Rules | None = None, *, seed: int | None = None, rng: random.Random | None = None,
+            deal: bool = True) -> "Game":
+        """A game with a real ace draw; reproducible with ``seed``, else dealt from ``secrets``."""
+        rules = rules or Rules()
+        if rng is None and seed is not None:
+            rng = random.Random(seed)
+        game = cls(rules, hakem_draw=draw_hakem(rules, rng))
+        game._rng = rng
+        if deal:
+            game.deal(rng=rng)
+        return game
+
+    def _clear_hand(self) -> None:
+        n = self.n
+        self.deck: tuple[Card, ...] | None = None
+        self.trump: Suit | None = None
+        self.hands: list[int] = [0] * n
+        self._pending: list[int] | None = None
+        self.leader: int = self.hakem
+        self.trick: list[Card] = []
+        self.tricks: list[int] = [0] * self.rules.sides
+        self.seat_tricks: list[int] = [0] * n
+        self.completed: list[TrickRecord] = []
+        self.played: int = 0
+        self.actions: list[Action] = []
+        # two players
+        self.stock: tuple[Card, ...] = ()
+        self.draw_turn: int = 0
+        self.discards: list[int] = [0] * n
+        self.discarded: list[bool] = [False] * n
+        self.draw_log: list[tuple[tuple[Card, Card, bool], ...]] = [()] * n
+
+    # ------------------------------------------------------------------ public facts
+    @property
+    def dealer(self) -> int:
+        return (self.hakem - 1) % self.n
+
+    @property
+    def hand_index(self) -> int:
+        """0-based number of the hand in progress (or about to be dealt)."""
+        return len(self.results)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached the target, once the game is over."""
+        if self.phase is not Phase.OVER:
+            return None
+        best = max(self.scores)
+        return self.scores.index(best)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.n == 4 else seat
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds now. Full-state access: never give this to a client or bot."""
+        return cards_in(self.hands[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        return self.hands[seat]
+
+    @property
+    def trick_seats(self) -> list[int]:
+        return [(self.leader + i) % self.n for i in range(len(self.trick))]
+
+    @property
+    def draw_card(self) -> Card | None:
+        """Two players, draw phase: the top card the player to move is looking at."""
+        if self.phase is Phase.DRAW:
+            return self.stock[2 * self.draw_turn]
+        return None
+
+    @property
+    def stock_size(self) -> int:
+        if self.n != 2 or self.deck is None:
+            return 0
+        return len(self.stock) - 2 * self.draw_turn
+
+    def current_result(self) -> HandResult:
+        """The public summary of the hand in progress (or of the last finished hand when over)."""
+        if self.phase is Phase.OVER or (self.phase is Phase.DEAL and self.results):
+            return self.results[-1]
+        return HandResult(self.hakem, self.trump, tuple(self.tricks), None, 0, False, False, False)
+
+    # ------------------------------------------------------------------ chance step
+    def deal(self, deck: Sequence[Card | str] | None = None, *, rng: random.Random | None = None) -> None:
+        """Deal the next hand from ``deck`` (top card first) or from a fresh shuffle.
+
+        Without a deck the shuffle uses ``rng``, else the generator given to :meth:`new`, else
+        ``secrets``. Raises :class:`DealError` (``bad_deck``) when the deck is not exactly the
+        cards of this game.
+        """
+        if self.phase is not Phase.DEAL:
+            code = "game_over" if self.phase is Phase.OVER else "wrong_phase"
+            raise IllegalActionError(f"cannot deal now: the game is in the {self.phase.value} phase", code=code)
+        if deck is None:
+            deck = shuffled_deck(self.rules, rng or getattr(self, "_rng", None))
+        try:
+            cards = tuple(card_of(c) for c in deck)
+        except ValueError as e:
+            raise DealError(f"bad card in deck: {e}", code="bad_card") from None
+        expected = mask_of(full_deck(self.rules.removed_cards))
+        if len(cards) != self.rules.deck_size or mask_of(cards) != expected:
+            missing = cards_in(expected & ~mask_of(cards))
+            extra = cards_in(mask_of(cards) & ~expected)
+            seen: set[Card] = set()
+            dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+            bits = []
+            if missing:
+                bits.append("missing " + " ".join(map(str, missing)))
+            if extra:
+                bits.append("not in this deck " + " ".join(map(str, extra)))
+            if dup:
+                bits.append("repeated " + " ".join(map(str, dup)))
+            raise DealError(
+                f"a {self.n}-player deck has {self.rules.deck_size} distinct cards; got {len(cards)}"
+                + (" (" + "; ".join(bits) + ")" if bits else "")
+            )
+        self._checkpoints.append((len(self._history), self._snapshot()))
+        self._history.append(("deal", cards))
+        self._start_hand(cards)
+
+    def _start_hand(self, cards: tuple[Card, ...]) -> None:
+        self._clear_hand()
+        self.deck = cards
+        if self.n == 2:
+            self.hands[self.hakem] = mask_of(cards[0:5])
+            self.hands[1 - self.hakem] = mask_of(cards[5:10])
+            self.stock = cards[10:]
+        else:
+            before, full = deal_layout(self.rules, self.hakem, cards)
+            self.hands = [mask_of(h) for h in before]
+            self._pending = [mask_of(h) for h in full]
+        self.phase = Phase.TRUMP
+        self.to_move = self.hakem
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take (empty in the deal step and when over)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return [PLAYS[c] for c in self._legal_mask_cards()]
+        if phase is Phase.TRUMP:
+            return list(TRUMPS)
+        if phase is Phase.DRAW:
+            return [KEEP, PASS]
+        if phase is Phase.DISCARD:
+            assert self.to_move is not None
+            count = TWO_PLAYER_DISCARDS[0 if self.to_move == self.hakem else 1]
+            return discard_options(cards_in(self.hands[self.to_move]), count)
+        return []
+
+    def legal_cards(self) -> list[Card]:
+        """Play phase: the cards the seat to move may play."""
+        if self.phase is not Phase.PLAY:
+            return []
+        return self._legal_mask_cards()
+
+    def _legal_mask(self) -> int:
+        hand = self.hands[self.to_move]  # type: ignore[index]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0] // 13]
+            if follow:
+                return follow
+        return hand
+
+    def _legal_mask_cards(self) -> list[Card]:
+        m = self._legal_mask()
+        out = []
+        while m:
+            low = m & -m
+            out.append(CARDS[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def is_legal(self, action: Any, seat: int | None = None) -> bool:
+        try:
+            self.check(action, seat)
+        except (IllegalActionError, ValueError):
+            return False
+        return True
+
+    def check(self, action: Any, seat: int | None = None) -> Action:
+        """Validate without applying; return the parsed action or raise ``IllegalActionError``."""
+        try:
+            act = as_action(action)
+        except ValueError as e:
+            raise IllegalActionError(str(e), code="bad_action", seat=seat) from None
+        phase = self.phase
+        if phase is Phase.OVER:
+            raise IllegalActionError("the game is over", code="game_over", seat=seat)
+        if phase is Phase.DEAL:
+            raise IllegalActionError("the hand is over; the next hand has not been dealt", code="hand_over", seat=seat)
+        mover = self.to_move
+        assert mover is not None
+        if seat is not None and seat != mover:
+            raise IllegalActionError(f"it is seat {mover}'s turn, not seat {seat}'s", code="not_your_turn", seat=seat)
+        if isinstance(act, Play):
+            if phase is not Phase.PLAY:
+                raise IllegalActionError(f"seat {mover} cannot play a card in the {phase.value} phase",
+                                         code="wrong_phase", seat=mover)
+            card = act.card
+            hand = self.hands[mover]
+            if not (hand >> card) & 1:
+                raise IllegalActionError(f"seat {mover} does not hold {card}", code="not_in_hand", seat=mover)
+            if self.trick:
+                led = self.trick[0] // 13
+                if card // 13 != led and hand & SUIT_MASKS[led]:
+                    raise IllegalActionError(f"seat {mover} must follow {SUIT_NAMES[led]}",
+                                             code="must_follow_suit", seat=mover)
+            return act
+        if isinstance(act, ChooseTrump):
+            if phase is not Phase.TRUMP:
+                raise IllegalActionError(f"trump is chosen at the start of a hand, not in the {phase.value} phase",
+                                         code="wrong_phase", seat=mover)
+            return act
+        if isinstance(act, Discard):
+            if phase is not Phase.DISCARD:
+                raise IllegalActionError(f"seat {mover} cannot discard in the {phase.value} phase",
+                                         code="wrong_phase", seat=mover)
+            count = TWO_PLAYER_DISCARDS[0 if mover == self.hakem else 1]
+            if len(act.cards) != count:
+                raise IllegalActionError(f"seat {mover} must discard exactly {count} cards, not {len(act.cards)}",
+                                         code="bad_discard", seat=mover)
+            if mask_of(act.cards) & ~self.hands[mover]:
+                raise IllegalActionError(f"seat {mover} can only discard cards from its own hand",
+                                         code="bad_discard", seat=mover)
+            return act
+        if isinstance(act, Draw):
+            if phase is not Phase.DRAW:
+                raise IllegalActionError(f"seat {mover} cannot draw in the {phase.value} phase",
+                                         code="wrong_phase", seat=mover)
+            return act
+        raise IllegalActionError(f"not an action: {action!r}", code="bad_action", seat=seat)
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        """Apply an action for the seat to move (``seat``, when given, must be that seat).
+
+        Accepts an :data:`Action`, a ``Card`` or card string (play), a ``Suit`` (trump), ``"keep"``
+        or ``"pass"``, or the action's JSON object. Raises :class:`IllegalActionError` and leaves
+        the state untouched when the action is not allowed.
+        """
+        if type(action) is Play and self.phase is Phase.PLAY and (seat is None or seat == self.to_move):
+            # Hot path for search and simulation: the same checks as check(), inlined.
+            card = action.card
+            hand = self.hands[self.to_move]  # type: ignore[index]
+            trick = self.trick
+            if (hand >> card) & 1 and (not trick or card // 13 == trick[0] // 13
+                                       or not hand & SUIT_MASKS[trick[0] // 13]):
+                self._history.append(("act", action))
+                self.actions.append(action)
+                self._play(card)
+                return
+        act = self.check(action, seat)
+        self._history.append(("act", act))
+        self._do(act)
+
+    def play(self, card: Card | str) -> None:
+        self.apply(PLAYS[card_of(card)])
+
+    def _do(self, act: Action) -> None:
+        self.actions.append(act)
+        if type(act) is Play:
+            self._play(act.card)
+        elif type(act) is ChooseTrump:
+            self._choose_trump(act.suit)
+        elif type(act) is Discard:
+            self._discard(act)
+        else:
+            self._draw(act.keep)  # type: ignore[union-attr]
+
+    def _choose_trump(self, suit: Suit) -> None:
+        self.trump = suit
+        if self.n == 2:
+            self.phase = Phase.DISCARD
+            self.to_move = self.hakem
+            return
+        assert self._pending is not None
+        self.hands = self._pending
+        self._pending = None
+        self.phase = Phase.PLAY
+        self.to_move = self.leader = self.hakem
+
+    def _discard(self, act: Discard) -> None:
+        seat = self.to_move
+        assert seat is not None
+        m = mask_of(act.cards)
+        self.hands[seat] &= ~m
+        self.discards[seat] |= m
+        self.discarded[seat] = True
+        if seat == self.hakem:
+            self.to_move = 1 - seat
+        else:
+            self.phase = Phase.DRAW
+            self.draw_turn = 0
+            self.to_move = self.hakem
+
+    def _draw(self, keep: bool) -> None:
+        seat = self.to_move
+        assert seat is not None
+        first, second = self.stock[2 * self.draw_turn], self.stock[2 * self.draw_turn + 1]
+        kept, dropped = (first, second) if keep else (second, first)
+        self.hands[seat] |= 1 << kept
+        self.discards[seat] |= 1 << dropped
+        log = list(self.draw_log)
+        log[seat] = log[seat] + ((first, second, keep),)
+        self.draw_log = log
+        self.draw_turn += 1
+        if self.draw_turn == TWO_PLAYER_DRAW_TURNS:
+            self.phase = Phase.PLAY
+            self.to_move = self.leader = self.hakem
+        else:
+            self.to_move = 1 - seat
+
+    def _play(self, card: Card) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        trick = self.trick
+        trick.append(card)
+        n = self.n
+        if len(trick) < n:
+            self.to_move = (seat + 1) % n
+            return
+        # resolve the trick
+        led = trick[0] // 13
+        trump = self.trump
+        best = 0
+        best_card = trick[0]
+        best_trump = best_card // 13 == trump
+        for i in range(1, n):
+            c = trick[i]
+            s = c // 13
+            if s == trump:
+                if not best_trump or c > best_card:
+                    best, best_card, best_trump = i, c, True
+            elif not best_trump and s == led and c > best_card:
+                best, best_card = i, c
+        winner = (self.leader + best) % n
+        self.completed.append(TrickRecord(self.leader, tuple(trick), winner))
+        self.trick = []
+        self.seat_tricks[winner] += 1
+        self.tricks[winner % 2 if n == 4 else winner] += 1
+        self.leader = self.to_move = winner
+        self._check_hand_end()
+
+    def _check_hand_end(self) -> None:
+        hakem_side = self.side_of(self.hakem)
+        out = hand_outcome(self.rules, self.tricks, hakem_side, len(self.completed))
+        if out is None:
+            return
+        winner = out.winner
+        result = HandResult(self.hakem, self.trump, tuple(self.tricks), winner, out.points, out.kot,
+                            out.kot and winner != hakem_side, True)
+        self.results.append(result)
+        self.scores[winner] += out.points
+        self.hakem = next_hakem(self.n, self.hakem, winner == hakem_side)
+        self.to_move = None
+        self.phase = Phase.OVER if max(self.scores) >= self.rules.target_points else Phase.DEAL
+
+    # ------------------------------------------------------------------ copy and undo
+    _LIST_FIELDS = ("scores", "results", "hands", "trick", "tricks", "seat_tricks", "completed", "actions",
+                    "discards", "discarded", "draw_log")
+
+    def _snapshot(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        for k in self._LIST_FIELDS:
+            d[k] = d[k].copy()
+        if d.get("_pending") is not None:
+            d["_pending"] = d["_pending"].copy()
+        d.pop("_history")
+        d.pop("_checkpoints")
+        return d
+
+    def copy(self, *, history: bool = True) -> "Game":
+        """An independent copy (cheap: a few short lists). ``history=False`` drops undo data."""
+        g = object.__new__(Game)
+        d = self._snapshot()
+        d["_history"] = self._history.copy() if history else []
+        d["_checkpoints"] = self._checkpoints.copy() if history else []
+        g.__dict__ = d
+        return g
+
+    def undo(self) -> None:
+        """Take back the last action or deal. Raises ``IndexError`` when there is nothing to undo."""
+        if not self._history:
+            raise IndexError("nothing to undo")
+        target = len(self._history) - 1
+        while self._checkpoints and self._checkpoints[-1][0] > target:
+            self._checkpoints.pop()
+        if not self._checkpoints:
+            raise IndexError("nothing to undo (history was dropped by copy(history=False))")
+        at, snap = self._checkpoints[-1]
+        replay = self._history[at:target]
+        history = self._history[:at]
+        checkpoints = self._checkpoints[:-1]
+        self.__dict__.update({k: (v.copy() if isinstance(v, list) else v) for k, v in snap.items()})
+        self._history = history
+        self._checkpoints = checkpoints
+        for kind, value in replay:
+            if kind == "deal":
+                self.deal(value)
+            else:
+                self.apply(value)
+
+    @property
+    def history(self) -> list[tuple[str, Any]]:
+        """Every deal and action so far, as ``("deal", deck)`` and ``("act", action)`` pairs."""
+        return list(self._history)
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int) -> "SeatView":
+        """What ``seat`` may know, and nothing more (see :class:`hokm.engine.view.SeatView`)."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
+    def spectator_view(self) -> "SeatView":
+        """What anyone watching may know: no hand at all."""
+        from .view import make_view
+
+        return make_view(self, None)
+
+    def __repr__(self) -> str:
+        return (f"<Game players={self.n} hand={self.hand_index} phase={self.phase.value} "
+                f"hakem={self.hakem} to_move={self.to_move} scores={self.scores}>")
+
+
+from .view import SeatView  # noqa: E402,F401  (re-exported for type hints)

@@ -1,0 +1,198 @@
+"""``view(seat)``: the information set of one seat, built by picking only what it may know.
+
+A :class:`SeatView` is what bots, clients and spectators receive. It is assembled field by field
+from public facts plus the seat's own cards, so a hidden card cannot reach it by accident: no
+field is copied from another seat's hand, the stock, or another seat's two-player discards. It
+converts to JSON (:meth:`SeatView.to_json`) for the bot protocol and the server, and back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Card, Suit, card_of, cards_in
+from ..rules import Rules
+from .actions import Action, action_from_json
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat (or, with ``seat=None``, a spectator) may know at this moment."""
+
+    players: int
+    seat: int | None
+    rules: Rules
+    phase: str
+    to_move: int | None
+    hand_index: int
+    hakem: int
+    dealer: int
+    first_hakem: int
+    trump: Suit | None
+    scores: tuple[int, ...]
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[int, ...]
+    seat_tricks: tuple[int, ...]
+    completed: tuple[Any, ...]  # TrickRecord
+    results: tuple[Any, ...]  # HandResult of finished hands
+    legal: tuple[Action, ...]
+    # two players
+    stock_size: int = 0
+    draw_card: Card | None = None
+    discards: tuple[Card, ...] = ()
+    discarded: tuple[bool, ...] = ()
+    draw_log: tuple[tuple[Card, Card, bool], ...] = ()
+    hakem_draw: dict[str, Any] | None = field(default=None)
+
+    # ----- conveniences for bots ------------------------------------------------------------
+    @property
+    def side(self) -> int | None:
+        if self.seat is None:
+            return None
+        return self.seat % 2 if self.players == 4 else self.seat
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    @property
+    def partner(self) -> int | None:
+        return None if self.players != 4 or self.seat is None else (self.seat + 2) % 4
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.to_move == self.seat
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.trick[0][1].suit if self.trick else None
+
+    def played_cards(self) -> list[Card]:
+        """Cards played so far this hand, in play order (finished tricks, then the open one)."""
+        out: list[Card] = []
+        for t in self.completed:
+            out.extend(t.cards)
+        out.extend(c for _, c in self.trick)
+        return out
+
+    # ----- JSON ------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "players": self.players,
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "hand_index": self.hand_index,
+            "hakem": self.hakem,
+            "dealer": self.dealer,
+            "first_hakem": self.first_hakem,
+            "trump": None if self.trump is None else str(self.trump),
+            "scores": list(self.scores),
+            "hand": [str(c) for c in self.hand],
+            "hand_counts": list(self.hand_counts),
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": str(c)} for s, c in self.trick],
+            "tricks": list(self.tricks),
+            "seat_tricks": list(self.seat_tricks),
+            "completed": [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                          for t in self.completed],
+            "results": [r.to_json() | {"hakem_koti": r.hakem_koti} for r in self.results],
+            "legal": [a.to_json() for a in self.legal],
+        }
+        if self.players == 2:
+            d.update({
+                "stock_size": self.stock_size,
+                "draw_card": None if self.draw_card is None else str(self.draw_card),
+                "discards": [str(c) for c in self.discards],
+                "discarded": list(self.discarded),
+                "draw_log": [{"first": str(a), "second": str(b), "choice": "keep" if k else "pass"}
+                             for a, b, k in self.draw_log],
+            })
+        if self.hakem_draw is not None:
+            d["hakem_draw"] = self.hakem_draw
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "SeatView":
+        """Rebuild a view from :meth:`to_json` output (for bots written against JSON)."""
+        from .game import HandResult, TrickRecord
+
+        players = d["players"]
+        return cls(
+            players=players,
+            seat=d["seat"],
+            rules=Rules.from_dict(players, d.get("rules")),
+            phase=d["phase"],
+            to_move=d["to_move"],
+            hand_index=d["hand_index"],
+            hakem=d["hakem"],
+            dealer=d["dealer"],
+            first_hakem=d["first_hakem"],
+            trump=None if d["trump"] is None else Suit.parse(d["trump"]),
+            scores=tuple(d["scores"]),
+            hand=tuple(card_of(c) for c in d["hand"]),
+            hand_counts=tuple(d["hand_counts"]),
+            leader=d["leader"],
+            trick=tuple((t["seat"], card_of(t["card"])) for t in d["trick"]),
+            tricks=tuple(d["tricks"]),
+            seat_tricks=tuple(d["seat_tricks"]),
+            completed=tuple(TrickRecord(t["leader"], tuple(card_of(c) for c in t["cards"]), t["winner"])
+                            for t in d["completed"]),
+            results=tuple(HandResult(r["hakem"], None if r["trump"] is None else Suit.parse(r["trump"]),
+                                     tuple(r["tricks"]), r["winner"], r["points"], r["kot"],
+                                     r.get("hakem_koti", False), True) for r in d["results"]),
+            legal=tuple(action_from_json(a) for a in d["legal"]),
+            stock_size=d.get("stock_size", 0),
+            draw_card=None if d.get("draw_card") is None else card_of(d["draw_card"]),
+            discards=tuple(card_of(c) for c in d.get("discards", [])),
+            discarded=tuple(d.get("discarded", [])),
+            draw_log=tuple((card_of(x["first"]), card_of(x["second"]), x["choice"] == "keep")
+                           for x in d.get("draw_log", [])),
+            hakem_draw=d.get("hakem_draw"),
+        )
+
+
+def make_view(game: "Game", seat: int | None) -> SeatView:
+    """Assemble the view of ``seat`` (``None``: spectator) from public facts and its own cards."""
+    n = game.n
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
+    own = seat is not None
+    mine_to_move = own and game.to_move == seat
+    hand = tuple(cards_in(game.hands[seat])) if own else ()
+    draw_card = game.draw_card if mine_to_move else None
+    return SeatView(
+        players=n,
+        seat=seat,
+        rules=game.rules,
+        phase=game.phase.value,
+        to_move=game.to_move,
+        hand_index=game.hand_index,
+        hakem=game.hakem,
+        dealer=game.dealer,
+        first_hakem=game.first_hakem,
+        trump=game.trump,
+        scores=tuple(game.scores),
+        hand=hand,
+        hand_counts=tuple(h.bit_count() for h in game.hands),
+        leader=game.leader,
+        trick=tuple(zip(game.trick_seats, game.trick)),
+        tricks=tuple(game.tricks),
+        seat_tricks=tuple(game.seat_tricks),
+        completed=tuple(game.completed),
+        results=tuple(game.results),
+        legal=tuple(game.legal_actions()) if mine_to_move else (),
+        stock_size=game.stock_size,
+        draw_card=draw_card,
+        discards=tuple(cards_in(game.discards[seat])) if own and n == 2 else (),
+        discarded=tuple(game.discarded) if n == 2 else (),
+        draw_log=game.draw_log[seat] if own and n == 2 else (),
+        hakem_draw=game.hakem_draw.to_json() if game.hakem_draw is not None else None,
+    )
