@@ -1,0 +1,1 @@
+"""Benchmarks behind ``hokm bench TARGET``: one module per target (``engine``, ``solver``)."""
