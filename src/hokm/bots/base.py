@@ -81,7 +81,7 @@ def _load_providers() -> None:
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:
-            if e.name != mod:
+            if e.name is None or not mod.startswith(e.name):
                 raise
 
 
