@@ -23,6 +23,19 @@ if TYPE_CHECKING:
     from ..engine.game import Game
 
 
+class BotFailure(RuntimeError):
+    """A bot could not produce a legal decision: it crashed, timed out or answered illegally.
+
+    Drivers (the arena, the server) catch it and forfeit that game for the bot's side, reporting
+    the message, so one broken bot never takes the whole run down with it.
+    """
+
+    def __init__(self, message: str, *, bot: str | None = None, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.bot = bot
+        self.seat = seat
+
+
 class Bot(ABC):
     """A player. ``act`` must return one of ``view.legal``."""
 
