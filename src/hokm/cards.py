@@ -63,6 +63,8 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> "Card":
+        if isinstance(index, int) and not 0 <= index < 52:  # CARDS[-1] would be the ace of clubs
+            raise ValueError(f"card index out of range: {index!r}")
         try:
             return CARDS[index]
         except (IndexError, TypeError, NameError):
