@@ -1,0 +1,298 @@
+"""The search bot: Perfect Information Monte Carlo over deals consistent with the seat's view.
+
+For each decision the bot draws deals that agree with everything its seat has seen
+(:mod:`hokm.search.sampler`), weights them by the soft evidence of others' choices
+(:mod:`hokm.search.inference`), scores every candidate on the *same* deals with an open-hand
+evaluator (the double-dummy solver when present, rollouts otherwise) and takes the candidate with
+the best expected game value. When so few cards are unknown that all deals can be listed, it
+enumerates them instead of sampling.
+
+Scores are in *game value*, not tricks: a hand won, a kot for or against, each mapped through
+:func:`game_value`, which looks at the match score (a kot is worth little to a side one point
+from the target, and losing the game outright is worse than any single point).
+
+Every phase is a search decision: trump from the first five cards, the two-player discards and
+keep/pass draws all sample the cards not yet seen and score each option on the same deals.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, replace
+from typing import Callable, Protocol, Sequence
+
+from ..cards import SUIT_MASKS, Card, cards_in, mask_of
+from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard
+from ..engine.view import SeatView
+from ..rules import TWO_PLAYER_DISCARDS
+from ..bots.base import Bot
+from .inference import Evidence
+from .rollout import Position, RolloutEvaluator
+from .sampler import Knowledge, enumerate_deals, knowledge, sample_deal
+
+
+class Evaluator(Protocol):
+    """Scores open-hand positions in signed points for the side of the seat to move."""
+
+    name: str
+
+    def move_values(self, pos: Position) -> dict[Card, float]: ...
+
+    def hand_value(self, pos: Position) -> float: ...
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How hard the bot searches. ``budget_s`` bounds one decision on one core."""
+
+    max_deals: int = 48          # deals scored per card-play decision at most
+    min_deals: int = 6           # ... and at least, whatever the clock says
+    budget_s: float = 0.5        # wall-clock budget for one decision
+    enumerate_limit: int = 48    # list every deal when at most this many exist
+    root_deals: int = 24         # deals per option for trump, discard and draw decisions
+    evaluator: str = "dd"        # "dd" (double-dummy, falls back to rollouts) or "rollout"
+    root_evaluator: str = "rollout"
+    inference: bool = True       # weight deals by the soft evidence
+    noise: float = 0.0           # easy levels: random jitter added to option values
+
+
+def make_evaluator(kind: str) -> Evaluator:
+    """The evaluator named ``kind``; ``"dd"`` falls back to rollouts until the solver exists."""
+    if kind == "rollout":
+        return RolloutEvaluator()
+    if kind == "dd":
+        try:
+            from .dd_eval import DDEvaluator
+        except ImportError:
+            return RolloutEvaluator()
+        return DDEvaluator()
+    raise ValueError(f"unknown evaluator {kind!r} (expected 'dd' or 'rollout')")
+
+
+def game_value(view: SeatView, points: float) -> float:
+    """Value of a hand result worth ``points`` signed points for the viewer's side.
+
+    Points beyond what a side needs to reach the target are worth nothing, and reaching the
+    target (ending the match) is worth a bonus of two points, so the search plays for the match
+    and not for the hand alone.
+    """
+    target = view.rules.target_points
+    me = view.side_of(view.seat)  # type: ignore[arg-type]
+    if points >= 0:
+        need = target - view.scores[me]
+        return min(points, need) + (2.0 if points >= need else 0.0)
+    best_other = max(s for i, s in enumerate(view.scores) if i != me)
+    need = target - best_other
+    loss = -points
+    return -(min(loss, need) + (2.0 if loss >= need else 0.0))
+
+
+def _position(view: SeatView, hands: list[int], trump: int | None = None) -> Position:
+    return Position(
+        rules=view.rules,
+        trump=int(view.trump if trump is None else trump),
+        hands=hands,
+        leader=view.leader,
+        trick=[c for _, c in view.trick],
+        seat_tricks=list(view.seat_tricks),
+        hakem=view.hakem,
+    )
+
+
+def _cheapness(card: Card, trump: int | None) -> tuple[int, int]:
+    """Tie-break key: prefer side-suit cards to trumps, then lower ranks."""
+    return (1 if trump is not None and card // 13 == trump else 0, card % 13)
+
+
+class PimcBot(Bot):
+    """Search bot over sampled deals; see the module docstring."""
+
+    def __init__(self, config: SearchConfig | None = None, *, seed: int | None = None,
+                 name: str = "pimc", evaluator: Evaluator | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.config = config or SearchConfig()
+        self.rng = random.Random(seed)
+        self.name = name
+        self.evaluator = evaluator or make_evaluator(self.config.evaluator)
+        self.root_evaluator = (self.evaluator if self.config.root_evaluator == self.config.evaluator
+                               else make_evaluator(self.config.root_evaluator))
+        self.clock = clock
+        self.last_deals = 0  # deals scored for the last decision (for tests and reports)
+
+    # ------------------------------------------------------------------ entry point
+    def act(self, view: SeatView) -> Action:
+        if not view.legal:
+            raise ValueError(f"seat {view.seat} has no legal action in the {view.phase} phase")
+        if len(view.legal) == 1:
+            self.last_deals = 0
+            return view.legal[0]
+        if view.phase == "play":
+            return self._play(view)
+        if view.phase == "trump":
+            return self._trump(view)
+        if view.phase == "discard":
+            return self._discard(view)
+        if view.phase == "draw":
+            return self._draw(view)
+        raise ValueError(f"no decision to make in the {view.phase} phase")
+
+    # ------------------------------------------------------------------ deals
+    def _deals(self, view: SeatView, kn: Knowledge, start: float) -> Sequence[tuple[list[int], float]]:
+        """Deals with weights: all of them when few exist, else sampled within the budget."""
+        cfg = self.config
+        ev = Evidence(view) if cfg.inference else None
+        if ev is not None and not ev.active:
+            ev = None
+        listed = enumerate_deals(kn, cfg.enumerate_limit)
+        if listed is not None:
+            return [(d, ev.weight(d) if ev else 1.0) for d in listed]
+        return _LazyDeals(kn, self.rng, ev, cfg, start, self.clock)
+
+    # ------------------------------------------------------------------ card play
+    def _play(self, view: SeatView) -> Action:
+        start = self.clock()
+        kn = knowledge(view)
+        totals: dict[Card, float] = {}
+        weight_sum = 0.0
+        count = 0
+        for hands, w in self._deals(view, kn, start):
+            values = self.evaluator.move_values(_position(view, hands))
+            for c, v in values.items():
+                totals[c] = totals.get(c, 0.0) + w * game_value(view, v)
+            weight_sum += w
+            count += 1
+        self.last_deals = count
+        cards = [a.card for a in view.legal]  # type: ignore[union-attr]
+        scores = {c: totals.get(c, float("-inf")) / max(weight_sum, 1e-300) for c in cards}
+        return PLAYS[self._pick(scores, view.trump)]
+
+    def _pick(self, scores: dict, trump: int | None, key=None):
+        """The best-scoring option; near-ties go to the cheaper option."""
+        if self.config.noise:
+            scores = {k: v + self.rng.gauss(0.0, self.config.noise) for k, v in scores.items()}
+        best = max(scores.values())
+        tied = [k for k, v in scores.items() if v >= best - 1e-9]
+        return min(tied, key=key or (lambda c: _cheapness(c, trump)))
+
+    # ------------------------------------------------------------------ trump
+    def _trump(self, view: SeatView) -> Action:
+        cfg = self.config
+        start = self.clock()
+        totals = [0.0] * 4
+        if view.players == 2:
+            fill = _TwoPlayerFill(view, self.rng)
+            deals = [fill.deal(mask_of(view.hand)) for _ in range(cfg.root_deals)]
+        else:
+            kn = knowledge(view, complete=True)
+            deals = []
+            for i in range(cfg.root_deals):
+                deals.append(sample_deal(kn, self.rng))
+                if i + 1 >= cfg.min_deals and self.clock() - start > cfg.budget_s:
+                    break
+        for hands in deals:
+            for suit in range(4):
+                pos = Position(view.rules, suit, hands[:], view.hakem, [], [0] * view.players, view.hakem)
+                totals[suit] += game_value(view, self.root_evaluator.hand_value(pos))
+        self.last_deals = len(deals)
+        scores = {TRUMPS[s]: totals[s] / len(deals) for s in range(4)}
+        # Ties: the suit with most cards in hand, then the higher cards.
+        hand = mask_of(view.hand)
+        return self._pick(scores, None, key=lambda a: (-(hand & SUIT_MASKS[a.suit]).bit_count(),
+                                                       -(hand & SUIT_MASKS[a.suit])))
+
+    # ------------------------------------------------------------------ two players
+    def _discard(self, view: SeatView) -> Action:
+        fill = _TwoPlayerFill(view, self.rng)
+        hand = mask_of(view.hand)
+        options: list[Discard] = list(view.legal)  # type: ignore[arg-type]
+        totals = {a: 0.0 for a in options}
+        for _ in range(self.config.root_deals):
+            seq = fill.sequence()
+            for a in options:
+                hands = fill.deal(hand & ~mask_of(a.cards), seq)
+                totals[a] += self._two_player_value(view, hands)
+        self.last_deals = self.config.root_deals
+        scores = {a: v / self.config.root_deals for a, v in totals.items()}
+        # Ties: throw away the lowest cards.
+        return self._pick(scores, None, key=lambda a: sorted(c % 13 for c in a.cards))
+
+    def _draw(self, view: SeatView) -> Action:
+        assert view.draw_card is not None
+        fill = _TwoPlayerFill(view, self.rng)
+        hand = mask_of(view.hand)
+        top = 1 << view.draw_card
+        keep = passed = 0.0
+        for _ in range(self.config.root_deals):
+            seq = fill.sequence()
+            # keep: the top card, the next (seq[0]) is thrown; pass: the top is thrown, seq[0] kept.
+            keep += self._two_player_value(view, fill.deal(hand | top, seq[1:]))
+            passed += self._two_player_value(view, fill.deal(hand | (1 << seq[0]), seq[1:]))
+        self.last_deals = self.config.root_deals
+        scores = {KEEP: keep, PASS: passed}
+        return self._pick(scores, None, key=lambda a: 0 if a.keep else 1)
+
+    def _two_player_value(self, view: SeatView, hands: list[int]) -> float:
+        pos = Position(view.rules, int(view.trump), hands, view.hakem, [], [0, 0], view.hakem)  # type: ignore[arg-type]
+        v = self.root_evaluator.hand_value(pos)  # for the Hâkem's side
+        return game_value(view, v if view.seat == view.hakem else -v)
+
+
+class _TwoPlayerFill:
+    """Two players before play: complete a partial hand to 13 cards from the unseen cards.
+
+    The rest of the draw is modelled as random cards (the same for every option compared, so
+    the comparison is fair), and the opponent gets 13 of the cards left.
+    """
+
+    def __init__(self, view: SeatView, rng: random.Random) -> None:
+        self.view = view
+        self.rng = rng
+        self.unknown = cards_in(knowledge(view).unknown)
+        self.size = view.rules.hand_size
+
+    def sequence(self) -> list[Card]:
+        seq = self.unknown[:]
+        self.rng.shuffle(seq)
+        return seq
+
+    def deal(self, mine: int, seq: list[Card] | None = None) -> list[int]:
+        seq = self.sequence() if seq is None else seq
+        me = self.view.seat
+        assert me is not None
+        need = self.size - mine.bit_count()
+        full = mine | mask_of(seq[:need])
+        opp = mask_of(seq[need:need + self.size])
+        hands = [0, 0]
+        hands[me], hands[1 - me] = full, opp
+        return hands
+
+
+class _LazyDeals:
+    """Sampled weighted deals, drawn until the deal count or the time budget runs out."""
+
+    def __init__(self, kn: Knowledge, rng: random.Random, ev: Evidence | None, cfg: SearchConfig,
+                 start: float, clock: Callable[[], float]) -> None:
+        self.kn, self.rng, self.ev, self.cfg, self.start, self.clock = kn, rng, ev, cfg, start, clock
+
+    def __iter__(self):
+        cfg = self.cfg
+        for i in range(cfg.max_deals):
+            if i >= cfg.min_deals and self.clock() - self.start > cfg.budget_s:
+                return
+            d = sample_deal(self.kn, self.rng)
+            yield d, (self.ev.weight(d) if self.ev else 1.0)
+
+
+def pimc_bot(config: SearchConfig | None = None, **overrides) -> Callable[..., PimcBot]:
+    """A registry factory for a search bot with ``config`` (plus field ``overrides``)."""
+    cfg = replace(config or SearchConfig(), **overrides)
+
+    def factory(seed: int | None = None, name: str = "pimc", **_: object) -> PimcBot:
+        return PimcBot(cfg, seed=seed, name=name)
+
+    return factory
+
+
+__all__ = ["PimcBot", "SearchConfig", "Evaluator", "game_value", "make_evaluator", "pimc_bot",
+           "TWO_PLAYER_DISCARDS"]

@@ -1,0 +1,190 @@
+"""Open-hand positions and a fast rollout evaluator for them.
+
+The search bot scores moves on sampled deals where every hand is known (a *position*). The
+exact scorer is the double-dummy solver (:mod:`hokm.search.dds`); this module holds the
+position type the bot builds and a cheap stand-in scorer: play the hand out with a simple
+card-play policy for every seat. Rollouts are far weaker than perfect play but cost well under
+a millisecond, which makes them useful where many whole hands must be scored (trump choice,
+two-player discards and draws) and as a fallback when the solver is not installed.
+
+Values are *signed points* for one side: ``+p`` when that side wins the hand for ``p`` points,
+``-p`` when another side does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import CARDS, SUIT_MASKS, Card
+from ..engine.scoring import hand_outcome
+from ..rules import Rules
+
+
+@dataclass
+class Position:
+    """An open-hand position: all hands known, the trick in progress, tricks taken so far."""
+
+    rules: Rules
+    trump: int
+    hands: list[int]
+    leader: int
+    trick: list[Card]  # cards of the open trick, from the leader
+    seat_tricks: list[int]
+    hakem: int
+
+    @property
+    def n(self) -> int:
+        return self.rules.players
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % self.n
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.n == 4 else seat
+
+    def side_tricks(self) -> list[int]:
+        t = [0] * self.rules.sides
+        for s, k in enumerate(self.seat_tricks):
+            t[self.side(s)] += k
+        return t
+
+    def legal(self) -> list[Card]:
+        hand = self.hands[self.to_move]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0] // 13]
+            if follow:
+                hand = follow
+        return _cards(hand)
+
+
+def _cards(m: int) -> list[Card]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(CARDS[low.bit_length() - 1])
+        m ^= low
+    return out
+
+
+def _lowest(m: int) -> int:
+    return (m & -m).bit_length() - 1
+
+
+def _highest(m: int) -> int:
+    return m.bit_length() - 1
+
+
+def _winning(trick: list[int], trump: int) -> int:
+    """Index in ``trick`` of the card winning it so far."""
+    led = trick[0] // 13
+    best, best_card, best_trump = 0, trick[0], trick[0] // 13 == trump
+    for i in range(1, len(trick)):
+        c = trick[i]
+        s = c // 13
+        if s == trump:
+            if not best_trump or c > best_card:
+                best, best_card, best_trump = i, c, True
+        elif not best_trump and s == led and c > best_card:
+            best, best_card = i, c
+    return best
+
+
+def policy_card(n: int, trump: int, hands: list[int], leader: int, trick: list[int]) -> int:
+    """A quick, reasonable card for the seat to move: win cheaply, else play low."""
+    seat = (leader + len(trick)) % n
+    hand = hands[seat]
+    tmask = SUIT_MASKS[trump]
+    if not trick:
+        alive = 0
+        for h in hands:
+            alive |= h
+        # Lead a winner outside trump if there is one, else the lowest side-suit card.
+        for s in range(4):
+            if s == trump:
+                continue
+            mine = hand & SUIT_MASKS[s]
+            if mine and _highest(mine) == _highest(alive & SUIT_MASKS[s]):
+                return _highest(mine)
+        side = hand & ~tmask
+        if side:
+            return _lowest(side)
+        if _highest(hand) == _highest(alive & tmask):
+            return _highest(hand)
+        return _lowest(hand)
+    led = trick[0] // 13
+    w = _winning(trick, trump)
+    wcard = trick[w]
+    wseat = (leader + w) % n
+    friend = n == 4 and wseat % 2 == seat % 2
+    last = len(trick) == n - 1
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        if friend or (wcard // 13 == trump and led != trump):
+            return _lowest(follow)
+        above = follow & ~((1 << (wcard + 1)) - 1) if wcard // 13 == led else 0
+        if above:
+            return _lowest(above) if last else _highest(above)
+        return _lowest(follow)
+    trumps = hand & tmask
+    if not friend and trumps:
+        if wcard // 13 == trump:
+            above = trumps & ~((1 << (wcard + 1)) - 1)
+            if above:
+                return _lowest(above)
+        else:
+            return _lowest(trumps)
+    side = hand & ~tmask
+    return _lowest(side) if side else _lowest(hand)
+
+
+def playout(pos: Position, first: int | None = None) -> tuple[int, int]:
+    """Play ``pos`` out with :func:`policy_card` (``first`` as the mover's card); ``(side, points)``."""
+    rules = pos.rules
+    n, trump = pos.n, pos.trump
+    hands = pos.hands[:]
+    trick = [int(c) for c in pos.trick]
+    leader = pos.leader
+    tricks = pos.side_tricks()
+    played = sum(pos.seat_tricks)
+    hakem_side = pos.side(pos.hakem)
+    while True:
+        seat = (leader + len(trick)) % n
+        if first is not None:
+            c, first = int(first), None
+        else:
+            c = policy_card(n, trump, hands, leader, trick)
+        hands[seat] &= ~(1 << c)
+        trick.append(c)
+        if len(trick) < n:
+            continue
+        winner = (leader + _winning(trick, trump)) % n
+        side = winner % 2 if n == 4 else winner
+        tricks[side] += 1
+        played += 1
+        trick = []
+        leader = winner
+        out = hand_outcome(rules, tricks, hakem_side, played)
+        if out is not None:
+            return out.winner, out.points
+        if played >= rules.total_tricks:  # pragma: no cover - hand_outcome always decides
+            raise RuntimeError("hand ended without an outcome")
+
+
+def signed(pos: Position, result: tuple[int, int], seat: int) -> int:
+    side, points = result
+    return points if side == pos.side(seat) else -points
+
+
+class RolloutEvaluator:
+    """Scores positions by playing them out with the quick policy (one rollout per move)."""
+
+    name = "rollout"
+
+    def move_values(self, pos: Position) -> dict[Card, float]:
+        me = pos.to_move
+        return {c: float(signed(pos, playout(pos, c), me)) for c in pos.legal()}
+
+    def hand_value(self, pos: Position) -> float:
+        """Signed points for the side of the seat to move."""
+        return float(signed(pos, playout(pos), pos.to_move))
