@@ -22,12 +22,36 @@ from enum import Enum
 from typing import Any, Iterable, Sequence
 
 from ..cards import CARDS, SUIT_MASKS, Card, Suit, card_of, cards_in, full_deck, mask_of
-from ..rules import TWO_PLAYER_DISCARDS, TWO_PLAYER_DRAW_TURNS, Rules
+from ..rules import TRICKS_TO_WIN, TWO_PLAYER_DISCARDS, TWO_PLAYER_DRAW_TURNS, Rules
 from .actions import KEEP, PASS, PLAYS, TRUMPS, Action, ChooseTrump, Discard, Draw, Play, as_action, discard_options
 from .errors import DealError, IllegalActionError, SetupError
 from .scoring import hand_outcome, next_hakem
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+class _SuitSubsets(dict):
+    """Maps a set of cards of one suit (a mask) to a tuple of items per card, lowest card first.
+
+    Listing legal moves is the innermost step of every search and simulation; a dict lookup per
+    suit replaces a bit-by-bit loop. Entries are made on first use, at most 4 x 8192 of them.
+    """
+
+    def __init__(self, items: Sequence[Any]) -> None:
+        super().__init__()
+        self._items = items
+
+    def __missing__(self, mask: int) -> tuple[Any, ...]:
+        out = tuple(self._items[c] for c in cards_in(mask))
+        self[mask] = out
+        return out
+
+
+_PLAYS_OF = _SuitSubsets(PLAYS)
+_CARDS_OF = _SuitSubsets(CARDS)
+_S0, _S1, _S2, _S3 = SUIT_MASKS
+#: The history entry of each card play, made once (entries are immutable, so sharing is safe).
+_PLAY_ENTRIES = tuple(("act", p) for p in PLAYS)
 
 
 class Phase(str, Enum):
@@ -42,6 +66,9 @@ class Phase(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+_PLAY = Phase.PLAY  # a module global: the hot path would otherwise pay for an Enum class lookup
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,8 +400,15 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every action the seat to move may take (empty in the deal step and when over)."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            return [PLAYS[c] for c in self._legal_mask_cards()]
+        if phase is _PLAY:
+            hand = self.hands[self.to_move]  # type: ignore[index]
+            trick = self.trick
+            if trick:
+                follow = hand & SUIT_MASKS[trick[0] // 13]
+                if follow:
+                    return [*_PLAYS_OF[follow]]
+            plays = _PLAYS_OF
+            return [*plays[hand & _S0], *plays[hand & _S1], *plays[hand & _S2], *plays[hand & _S3]]
         if phase is Phase.TRUMP:
             return list(TRUMPS)
         if phase is Phase.DRAW:
@@ -387,9 +421,16 @@ class Game:
 
     def legal_cards(self) -> list[Card]:
         """Play phase: the cards the seat to move may play."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return []
-        return self._legal_mask_cards()
+        hand = self.hands[self.to_move]  # type: ignore[index]
+        trick = self.trick
+        if trick:
+            follow = hand & SUIT_MASKS[trick[0] // 13]
+            if follow:
+                return [*_CARDS_OF[follow]]
+        cards = _CARDS_OF
+        return [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2], *cards[hand & _S3]]
 
     def _legal_mask(self) -> int:
         hand = self.hands[self.to_move]  # type: ignore[index]
@@ -476,17 +517,33 @@ class Game:
         or ``"pass"``, or the action's JSON object. Raises :class:`IllegalActionError` and leaves
         the state untouched when the action is not allowed.
         """
-        if type(action) is Play and self.phase is Phase.PLAY and (seat is None or seat == self.to_move):
-            # Hot path for search and simulation: the same checks as check(), inlined.
-            card = action.card
-            hand = self.hands[self.to_move]  # type: ignore[index]
-            trick = self.trick
-            if (hand >> card) & 1 and (not trick or card // 13 == trick[0] // 13
-                                       or not hand & SUIT_MASKS[trick[0] // 13]):
-                self._history.append(("act", action))
-                self.actions.append(action)
-                self._play(card)
-                return
+        if type(action) is Play and self.phase is _PLAY:
+            # Hot path for search and simulation: the checks of check() and the first half of
+            # _play(), inlined. Anything unusual falls through to check(), which says why.
+            mover: int = self.to_move  # type: ignore[assignment]
+            if seat is None or seat == mover:
+                card = action.card
+                bit = 1 << card
+                hands = self.hands
+                hand = hands[mover]
+                trick = self.trick
+                if hand & bit:
+                    if trick:
+                        led = SUIT_MASKS[trick[0] // 13]
+                        legal = bit & led or not hand & led
+                    else:
+                        legal = True
+                    if legal:
+                        self._history.append(_PLAY_ENTRIES[card])
+                        self.actions.append(action)
+                        hands[mover] = hand ^ bit
+                        self.played |= bit
+                        trick.append(card)
+                        if len(trick) < self.n:
+                            self.to_move = (mover + 1) % self.n
+                        else:
+                            self._finish_trick()
+                        return
         act = self.check(action, seat)
         self._history.append(("act", act))
         self._do(act)
@@ -555,30 +612,36 @@ class Game:
         self.played |= 1 << card
         trick = self.trick
         trick.append(card)
+        if len(trick) < self.n:
+            self.to_move = (seat + 1) % self.n
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        """The trick is full: the highest trump takes it, else the highest card of the suit led."""
+        trick = self.trick
         n = self.n
-        if len(trick) < n:
-            self.to_move = (seat + 1) % n
-            return
-        # resolve the trick
-        led = trick[0] // 13
-        trump = self.trump
-        best = 0
-        best_card = trick[0]
-        best_trump = best_card // 13 == trump
-        for i in range(1, n):
-            c = trick[i]
-            s = c // 13
-            if s == trump:
-                if not best_trump or c > best_card:
-                    best, best_card, best_trump = i, c, True
-            elif not best_trump and s == led and c > best_card:
-                best, best_card = i, c
-        winner = (self.leader + best) % n
-        self.completed.append(TrickRecord(self.leader, tuple(trick), winner))
+        cards = 0
+        for c in trick:
+            cards |= 1 << c
+        best = cards & SUIT_MASKS[self.trump] or cards & SUIT_MASKS[trick[0] // 13]  # type: ignore[index]
+        leader = self.leader
+        winner = (leader + trick.index(CARDS[best.bit_length() - 1])) % n
+        self.completed.append(TrickRecord(leader, tuple(trick), winner))
         self.trick = []
         self.seat_tricks[winner] += 1
-        self.tricks[winner % 2 if n == 4 else winner] += 1
+        side = winner % 2 if n == 4 else winner
+        tricks = self.tricks
+        tricks[side] += 1
         self.leader = self.to_move = winner
+        if n != 3:
+            if tricks[side] < TRICKS_TO_WIN:
+                return  # with 4 and 2 players only the side that took this trick can have reached seven
+        else:
+            # Three players: every end rule needs 7 tricks, a lead over the tricks left, or no tricks left.
+            top = max(tricks)
+            if top < TRICKS_TO_WIN and top <= self.rules.total_tricks - len(self.completed):
+                return
         self._check_hand_end()
 
     def _check_hand_end(self) -> None:
