@@ -1,0 +1,78 @@
+"""``view(seat)``: a seat's own cards and public facts only; spectators see no hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hokm.cards import Suit
+from hokm.engine import Game, Rules, SeatView
+
+from .helpers import random_step
+
+
+def test_four_players_before_trump() -> None:
+    game = Game.new(Rules(players=4), seed=2)
+    hakem = game.hakem
+    for seat in range(4):
+        view = game.view(seat)
+        assert len(view.hand) == (5 if seat == hakem else 0)
+        assert view.hand_counts == tuple(5 if s == hakem else 0 for s in range(4))
+        assert view.legal == (tuple(game.legal_actions()) if seat == hakem else ())
+        assert view.my_turn == (seat == hakem)
+
+
+def test_three_players_before_trump_each_sees_five() -> None:
+    game = Game.new(Rules(players=3), seed=2)
+    for seat in range(3):
+        assert set(game.view(seat).hand) == set(game.hand_of(seat)) and len(game.view(seat).hand) == 5
+
+
+def test_own_hand_only_during_play() -> None:
+    game = Game.new(Rules(players=4), seed=4)
+    game.apply(Suit.SPADES)
+    for _ in range(6):
+        game.apply(game.legal_actions()[0])
+    for seat in range(4):
+        view = game.view(seat)
+        assert list(view.hand) == game.hand_of(seat)
+        others = set().union(*(game.hand_of(s) for s in range(4) if s != seat))
+        assert not others & set(view.hand)
+        assert view.partner == (seat + 2) % 4 and view.side == seat % 2
+    assert [c for _, c in game.view(0).trick] == game.trick
+    assert game.view(1).played_cards() == [c for t in game.completed for c in t.cards] + game.trick
+
+
+def test_spectator_sees_no_hand() -> None:
+    for players in (2, 3, 4):
+        rng = random.Random(players)
+        game = Game.new(Rules(players=players), rng=rng)
+        for _ in range(12):
+            random_step(game, rng)
+            spec = game.spectator_view()
+            assert spec.seat is None and spec.hand == () and spec.legal == ()
+            assert spec.discards == () and spec.draw_card is None and spec.draw_log == ()
+            assert spec.hand_counts == tuple(h.bit_count() for h in game.hands)
+
+
+def test_seat_out_of_range() -> None:
+    game = Game.new(Rules(players=3), seed=1)
+    for bad in (3, -1, "0"):
+        with pytest.raises(ValueError, match="seat must be"):
+            game.view(bad)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_view_json_round_trip(players: int) -> None:
+    rng = random.Random(10 + players)
+    game = Game.new(Rules(players=players), rng=rng)
+    for step in range(150):
+        if game.is_over:
+            break
+        random_step(game, rng)
+        if step % 7 == 0:
+            for seat in [None, *range(players)]:
+                view = game.view(seat) if seat is not None else game.spectator_view()
+                again = SeatView.from_json(view.to_json())
+                assert again == view
