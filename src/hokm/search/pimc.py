@@ -57,16 +57,38 @@ class SearchConfig:
     noise: float = 0.0           # easy levels: random jitter added to option values
 
 
+class DDEvaluator:
+    """Scores positions with the double-dummy solver (:mod:`hokm.search.dds`): perfect play."""
+
+    name = "dd"
+
+    def __init__(self) -> None:
+        from . import dds
+        from .position import DDPosition
+
+        self._dds = dds
+        self._pos = DDPosition
+
+    def _dd(self, pos: Position):
+        return self._pos(pos.rules, pos.trump, tuple(pos.hands), pos.leader, tuple(int(c) for c in pos.trick),
+                         tuple(pos.seat_tricks), pos.hakem)
+
+    def move_values(self, pos: Position) -> dict[Card, float]:
+        return self._dds.move_values(self._dd(pos))
+
+    def hand_value(self, pos: Position) -> float:
+        return float(self._dds.solve(self._dd(pos)).value)
+
+
 def make_evaluator(kind: str) -> Evaluator:
     """The evaluator named ``kind``; ``"dd"`` falls back to rollouts until the solver exists."""
     if kind == "rollout":
         return RolloutEvaluator()
     if kind == "dd":
         try:
-            from .dd_eval import DDEvaluator
+            return DDEvaluator()
         except ImportError:
             return RolloutEvaluator()
-        return DDEvaluator()
     raise ValueError(f"unknown evaluator {kind!r} (expected 'dd' or 'rollout')")
 
 
