@@ -1,0 +1,39 @@
+// The commit/reveal check, done in the browser: before each deal the server published a
+// commitment (SHA-256 of its secret seed); once the hand is over it reveals the seed. Hashing the
+// revealed seed here shows the server did not change it after seeing play. (The full check, that
+// the deck follows from the seeds, is `POST /api/verify` on the game record; see docs/fairness.md.)
+
+function hexToBytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+
+async function sha256Hex(bytes) {
+  const d = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** [{hand, commit, ok: true|false|null, note}] for the FairHand list of GET /api/tables/{id}/fair. */
+export async function checkHands(hands) {
+  const out = [];
+  for (const fh of hands || []) {
+    const item = { hand: fh.hand, commit: fh.commit || "", ok: null, note: "" };
+    if (!fh.server_seed) {
+      item.note = "…"; // not revealed until the hand is over
+    } else if (!(window.crypto && crypto.subtle)) {
+      item.note = "no WebCrypto here (needs https or localhost)";
+    } else {
+      const commit = fh.commit.toLowerCase();
+      const seed = fh.server_seed;
+      // The seed is hex; the commitment is SHA-256 of its bytes.
+      const isHex = /^[0-9a-fA-F]+$/.test(seed) && seed.length % 2 === 0;
+      const candidates = [];
+      if (isHex) candidates.push(await sha256Hex(hexToBytes(seed)));
+      candidates.push(await sha256Hex(new TextEncoder().encode(seed)));
+      item.ok = candidates.includes(commit);
+    }
+    out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,20 @@
+// The match score as a seven-petal flower, as players mark it at a real table: one yellow petal
+// per point, a cup in the middle once the flower is complete. Points beyond seven (a kot can
+// overshoot) are written in the centre.
+
+import { num } from "./i18n.js";
+
+export function flowerSvg(points, target = 7, label = "") {
+  const petals = Math.max(target, 1);
+  let s = `<svg class="flower" viewBox="-50 -50 100 100" role="img" aria-label="${label}">`;
+  for (let i = 0; i < petals; i++) {
+    const on = i < points;
+    const a = (360 / petals) * i;
+    s += `<path d="M0 -8 L-10 -40 Q0 -50 10 -40 Z" transform="rotate(${a})" class="${on ? "petal on" : "petal"}"/>`;
+  }
+  const done = points >= target;
+  s += `<circle r="10" class="${done ? "core done" : "core"}"/>`;
+  if (points > target || petals !== 7) s += `<text y="4.5" text-anchor="middle" class="core-num">${num(points)}</text>`;
+  else if (done) s += `<path d="M-6 -5 H6 V-1 A6 6 0 0 1 -6 -1Z M-2 4 H2 V6 H4 V8 H-4 V6 H-2Z" class="cup"/>`;
+  return s + "</svg>";
+}

@@ -1,0 +1,176 @@
+// Talking to the game server (docs/protocol.md, version 1): HTTP calls with the guest token, and
+// one WebSocket per table that reconnects by itself and resumes from the last event seen.
+
+const AUTH_KEY = "hokm.auth.v1";
+export const PROTOCOL_VERSION = 1;
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function loadAuth() {
+  try { return JSON.parse(localStorage.getItem(AUTH_KEY) || "null"); } catch { return null; }
+}
+
+function saveAuth(auth) {
+  try { localStorage.setItem(AUTH_KEY, JSON.stringify(auth)); } catch { /* storage refused: keep it in memory */ }
+}
+
+export class Api {
+  constructor(base = "") {
+    this.base = base;
+    this.auth = loadAuth();
+  }
+
+  async request(method, path, body) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (this.auth && this.auth.token) headers.Authorization = `Bearer ${this.auth.token}`;
+    let res;
+    try {
+      res = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      throw new ApiError(0, "network", String(err));
+    }
+    let data = null;
+    const text = await res.text();
+    try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+    if (!res.ok) {
+      const e = (data && data.error) || {};
+      throw new ApiError(res.status, e.code || `http_${res.status}`, e.message || res.statusText);
+    }
+    return data;
+  }
+
+  get(path) { return this.request("GET", path); }
+  post(path, body = {}) { return this.request("POST", path, body); }
+  del(path) { return this.request("DELETE", path); }
+
+  /** A guest identity for this nickname: reuse the stored one, else ask the server for one. */
+  async ensureGuest(nickname) {
+    const nick = (nickname || "").trim().slice(0, 24) || "Guest";
+    if (this.auth && this.auth.token && this.auth.nickname === nick) {
+      try {
+        await this.get("/api/me");
+        return this.auth;
+      } catch (err) {
+        if (err.code !== "unauthorized" && err.status !== 401) throw err;
+      }
+    }
+    const g = await this.post("/api/guest", { nickname: nick });
+    this.auth = { token: g.token, player_id: g.player_id, nickname: g.nickname };
+    saveAuth(this.auth);
+    return this.auth;
+  }
+}
+
+/**
+ * One table's live connection. handlers: onState(msg), onEvent(msg), onHint(msg), onError(msg),
+ * onStatus("connecting" | "open" | "lost"), onMatched(msg).
+ */
+export class TableSocket {
+  constructor(api, tableId, handlers) {
+    this.api = api;
+    this.tableId = tableId;
+    this.h = handlers;
+    this.lastSeq = null;
+    this.closed = false;
+    this.attempt = 0;
+    this.ws = null;
+    this.joined = false;
+    this.pingTimer = null;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws`;
+  }
+
+  open() {
+    if (this.closed) return;
+    this.h.onStatus && this.h.onStatus(this.attempt ? "lost" : "connecting");
+    let ws;
+    try { ws = new WebSocket(this.url()); } catch { this.retry(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.send({ type: "hello", token: this.api.auth.token });
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.handle(msg);
+    };
+    ws.onclose = (ev) => {
+      this.joined = false;
+      clearInterval(this.pingTimer);
+      if (this.closed) return;
+      if (ev.code === 4001) { this.h.onError && this.h.onError({ code: "unauthorized", message: "authentication failed" }); }
+      this.retry();
+    };
+    ws.onerror = () => { /* onclose follows and retries */ };
+  }
+
+  retry() {
+    if (this.closed) return;
+    this.attempt += 1;
+    this.h.onStatus && this.h.onStatus("lost");
+    // Back off gently: 0.5 s, 1 s, 2 s, ... at most 8 s; a phone waking up reconnects fast.
+    const wait = Math.min(8000, 500 * 2 ** Math.min(this.attempt - 1, 4));
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), wait);
+  }
+
+  handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.send({ type: "join", table: this.tableId, last_seq: this.lastSeq });
+        break;
+      case "state":
+        this.joined = true;
+        this.attempt = 0;
+        this.h.onStatus && this.h.onStatus("open");
+        this.h.onState && this.h.onState(msg);
+        this.lastSeq = msg.seq;
+        clearInterval(this.pingTimer);
+        this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+        break;
+      case "event":
+        if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // already seen
+        this.lastSeq = msg.seq;
+        this.h.onEvent && this.h.onEvent(msg);
+        break;
+      case "hint":
+        this.h.onHint && this.h.onHint(msg);
+        break;
+      case "matched":
+        this.h.onMatched && this.h.onMatched(msg);
+        break;
+      case "error":
+        this.h.onError && this.h.onError(msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ v: PROTOCOL_VERSION, ...obj }));
+    return true;
+  }
+
+  action(action) { return this.send({ type: "action", action, seq: this.lastSeq }); }
+  hint() { return this.send({ type: "hint" }); }
+  back() { return this.send({ type: "back" }); }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) try { this.ws.close(1000); } catch { /* already closed */ }
+  }
+}

@@ -1,0 +1,712 @@
+// The live table: draws one seat's view (SeatView.to_json()) and turns taps, drags and keys into
+// actions. It never decides a rule: what may be played comes only from view.legal.
+//
+// Updates are queued and applied one at a time, so a burst of events (bots playing quickly,
+// a reconnect) still animates in order; when the queue runs long, animations are skipped to
+// catch up. The DOM skeleton is built once and every area has a fixed size, so nothing on the
+// table moves when cards do.
+
+import { h, clear, sleep } from "./dom.js";
+import { t, num, cardName, suitName, isRtl } from "./i18n.js";
+import { faceUrl, backUrl, sortHand, suitIcon, SUITS } from "./cards.js";
+import { flowerSvg } from "./flower.js";
+import * as settings from "./settings.js";
+import * as sound from "./sound.js";
+
+const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+
+/** Which hand the completed tricks of a view belong to (after a hand ends, hand_index moved on). */
+function handKey(v) {
+  return (v.phase === "deal" || v.phase === "over") && v.results.length ? v.results.length - 1 : v.hand_index;
+}
+
+/** Every card played this hand, in order, with the trick it belongs to. */
+function playsOf(v) {
+  const out = [];
+  v.completed.forEach((tr, i) => tr.cards.forEach((c, k) => out.push({ seat: (tr.leader + k) % v.players, card: c, trick: i })));
+  v.trick.forEach((p) => out.push({ seat: p.seat, card: p.card, trick: v.completed.length }));
+  return out;
+}
+
+export class Table {
+  constructor(root, hooks = {}) {
+    this.root = root;
+    this.hooks = hooks;
+    this.view = null;
+    this.seats = [];
+    this.deadline = null;
+    this.info = null;
+    this.queue = [];
+    this.busy = false;
+    this.selected = new Set(); // discard picker
+    this.hintCard = null;
+    this.focusIndex = 0;
+    this.build();
+    this.timerLoop = setInterval(() => this.drawTimers(), 250);
+    this.onResize = () => this.layoutHand(false);
+    window.addEventListener("resize", this.onResize);
+  }
+
+  destroy() {
+    clearInterval(this.timerLoop);
+    window.removeEventListener("resize", this.onResize);
+    clear(this.root);
+  }
+
+  // ------------------------------------------------------------------ skeleton
+  build() {
+    clear(this.root);
+    this.el = {};
+    const e = this.el;
+    e.trump = h("div.trump-badge", { role: "status", "aria-live": "polite" });
+    e.handNo = h("div.hand-no");
+    e.flowers = h("div.flowers");
+    e.lastBtn = h("button.icon-btn.last-btn", { type: "button", onclick: () => this.toggleLastTrick(), "aria-label": t("lastTrick"), title: t("lastTrick") }, "⟲");
+    e.hintBtn = h("button.icon-btn.hint-btn", { type: "button", onclick: () => this.askHint(), "aria-label": t("hint"), title: t("hint") }, "?");
+    e.muteBtn = h("button.icon-btn.mute-btn", { type: "button", onclick: () => settings.set("muted", !settings.get("muted")) });
+    e.menuBtn = h("button.icon-btn.menu-btn", { type: "button", onclick: () => this.hooks.onMenu && this.hooks.onMenu(), "aria-label": t("menu"), title: t("menu") }, "☰");
+    e.top = h("header.table-bar", {}, e.menuBtn, e.trump, e.handNo, e.flowers, h("div.bar-tools", {}, e.hintBtn, e.lastBtn, e.muteBtn));
+    e.seats = h("div.seats");
+    e.trick = h("div.trick-area", { "aria-label": t("trickN", { n: 1 }) });
+    e.status = h("div.status-line", { "aria-live": "polite" });
+    e.felt = h("div.felt", {}, e.seats, e.trick, e.status);
+    e.hand = h("div.hand", { role: "group", "aria-label": t("you") });
+    e.handWrap = h("div.hand-wrap", {}, e.hand);
+    e.actions = h("div.action-bar");
+    e.overlay = h("div.overlay", { hidden: true });
+    e.banner = h("div.banner", { hidden: true, role: "alert" });
+    e.live = h("div.sr-only", { "aria-live": "assertive", id: "announcer" });
+    e.table = h("section.table", {}, e.top, e.felt, e.actions, e.handWrap, e.overlay, e.banner, e.live);
+    this.root.append(e.table);
+    this.updateMute();
+    settings.onChange((k) => { if (k === "muted") this.updateMute(); if (k === "hints") this.renderTools(); if (k === "faces" || k === "backs") this.render(); });
+    this.bindHandInput();
+  }
+
+  updateMute() {
+    const m = settings.get("muted");
+    this.el.muteBtn.textContent = m ? "🔇" : "🔊";
+    this.el.muteBtn.setAttribute("aria-label", m ? t("unmute") : t("mute"));
+    this.el.muteBtn.setAttribute("aria-pressed", m ? "true" : "false");
+  }
+
+  // ------------------------------------------------------------------ updates
+  /** Queue one server message's worth of state: {view, seats, deadline, info, event}. */
+  update(msg) {
+    this.queue.push(msg);
+    if (!this.busy) this.drain();
+  }
+
+  async drain() {
+    this.busy = true;
+    while (this.queue.length) {
+      const msg = this.queue.shift();
+      try {
+        await this.apply(msg, this.queue.length > 2);
+      } catch (err) {
+        console.warn("table update failed", err);
+        this.render();
+      }
+    }
+    this.busy = false;
+  }
+
+  async apply(msg, hurry) {
+    if (msg.seats) this.seats = msg.seats;
+    if ("deadline" in msg) this.deadline = msg.deadline ? { ...msg.deadline, recv: Date.now() } : null;
+    if (msg.info) this.info = msg.info;
+    if (msg.mySeat !== undefined) this.mySeat = msg.mySeat;
+    const prev = this.view;
+    const v = msg.view;
+    if (msg.event) this.announceEvent(msg.event, v);
+    if (!v) { this.renderSeats(); return; }
+    this.view = v;
+    const animate = prev && !hurry && settings.dur(100) > 0;
+    if (animate && handKey(prev) === handKey(v) && prev.players === v.players) {
+      const before = playsOf(prev), after = playsOf(v);
+      const isPrefix = before.length <= after.length && before.every((p, i) => p.card === after[i].card);
+      if (isPrefix && after.length > before.length) {
+        await this.animatePlays(prev, v, after.slice(before.length), before.length);
+      }
+    }
+    if (prev && prev.trump !== v.trump && v.trump) sound.play("trump");
+    if (prev && handKey(prev) !== handKey(v) && v.phase !== "over") sound.play("deal");
+    if (prev && v.my_turn_changed) sound.play("turn");
+    this.render();
+    if (prev && v.results.length > prev.results.length) await this.showHandSummary(v, hurry);
+    if (v.phase === "over" && (!prev || prev.phase !== "over")) this.showGameSummary(v);
+    if (this.isMyTurn() && (!prev || prev.to_move !== v.to_move || prev.phase !== v.phase)) sound.play("turn");
+  }
+
+  isMyTurn() { return this.view && this.view.legal && this.view.legal.length > 0; }
+
+  mySeatOr0() { return this.view && this.view.seat !== null && this.view.seat !== undefined ? this.view.seat : 0; }
+
+  posOf(seat) {
+    const v = this.view;
+    return POSITIONS[v.players][(seat - this.mySeatOr0() + v.players) % v.players];
+  }
+
+  nameOf(seat) {
+    const s = this.seats && this.seats[seat];
+    if (this.view && seat === this.view.seat) return t("you");
+    if (s && s.name) return s.name;
+    if (s && s.kind === "bot") return `${t("bot")} ${num(seat + 1)}`;
+    return t("seatName", { n: seat + 1 });
+  }
+
+  sideName(side) {
+    const v = this.view;
+    if (v.players === 4) {
+      if (v.seat === null || v.seat === undefined) return `${this.nameOf(side)} + ${this.nameOf(side + 2)}`;
+      return side === v.seat % 2 ? t("us") : t("them");
+    }
+    return this.nameOf(side);
+  }
+
+  sideOf(seat) { return this.view.players === 4 ? seat % 2 : seat; }
+
+  // ------------------------------------------------------------------ rendering
+  render() {
+    if (!this.view) return;
+    const v = this.view;
+    this.el.table.dataset.players = v.players;
+    this.el.table.dataset.phase = v.phase;
+    this.el.table.classList.toggle("my-turn", this.isMyTurn());
+    this.renderBar();
+    this.renderSeats();
+    this.renderTrick();
+    this.renderHand();
+    this.renderActions();
+    this.renderStatus();
+    this.renderTools();
+  }
+
+  renderBar() {
+    const v = this.view;
+    const e = this.el;
+    clear(e.trump);
+    if (v.trump) {
+      e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit", { html: suitIcon(v.trump) }), h("span.sr-only", {}, t("trumpIs", { suit: suitName(v.trump) })));
+      e.trump.classList.remove("empty");
+      e.trump.title = t("trumpIs", { suit: suitName(v.trump) });
+    } else {
+      e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit.unknown", {}, "?"));
+      e.trump.classList.add("empty");
+    }
+    e.handNo.textContent = t("handN", { n: v.hand_index + 1 - (v.phase === "deal" || v.phase === "over" ? (v.results.length ? 1 : 0) : 0) });
+    clear(e.flowers);
+    const target = (v.rules && v.rules.target_points) || 7;
+    const sides = v.players === 4 ? 2 : v.players;
+    for (let s = 0; s < sides; s++) {
+      const mine = v.seat !== null && v.seat !== undefined && this.sideOf(v.seat) === s;
+      const label = t("scoreOf", { side: this.sideName(s), n: v.scores[s], t: target });
+      e.flowers.append(h("div.flower-box" + (mine ? ".mine" : ""), { title: label, dataset: { side: s } },
+        h("span.flower-pic", { html: flowerSvg(v.scores[s], target, label) }),
+        h("span.flower-name", {}, this.sideName(s)),
+        h("span.flower-tricks", { "aria-label": `${t("tricks")}: ${v.tricks[s]}` }, num(v.tricks[s]))));
+    }
+  }
+
+  renderSeats() {
+    if (!this.view) return;
+    const v = this.view;
+    const e = this.el;
+    clear(e.seats);
+    for (let s = 0; s < v.players; s++) {
+      const pos = this.posOf(s);
+      const info = this.seats[s] || {};
+      const isMe = s === v.seat;
+      const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && s % 2 === v.seat % 2;
+      const badges = h("div.badges");
+      if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), html: CROWN }));
+      if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer") }, isRtl() ? "د" : "D"));
+      if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: t("botPlaying"), "aria-label": t("botPlaying"), html: ROBOT }));
+      if (info.kind === "human" && !info.connected && !isMe) badges.append(h("span.badge.offline", { title: t("offline"), "aria-label": t("offline") }, "⚡"));
+      const count = v.hand_counts[s];
+      const fan = h("div.mini-fan", { "aria-hidden": "true" });
+      if (!isMe) {
+        const shown = Math.min(count, 7);
+        for (let i = 0; i < shown; i++) fan.append(h("img.mini-card", { src: backUrl(settings.get("backs")), alt: "", style: { "--i": i, "--n": shown } }));
+      }
+      const turn = v.to_move === s && v.phase !== "over" && v.phase !== "deal";
+      const seatTricks = v.seat_tricks[s];
+      const label = [this.nameOf(s), s === v.hakem ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(", ");
+      const el = h(`div.seat.pos-${pos}` + (isMe ? ".me" : "") + (partner ? ".partner" : "") + (turn ? ".turn" : "") + (v.players === 4 ? `.team-${s % 2}` : ""),
+        { dataset: { seat: s }, "aria-label": label, role: "group" },
+        h("div.avatar", {}, h("span.timer-ring"), h("span.initial", {}, (this.nameOf(s)[0] || "?").toUpperCase())),
+        h("div.seat-text", {},
+          h("div.seat-name", {}, this.nameOf(s)),
+          h("div.seat-sub", {}, partner ? h("span.partner-tag", {}, t("partner")) : null, h("span.seat-tricks", { title: t("tricks") }, "✦ " + num(seatTricks)))),
+        badges, fan);
+      e.seats.append(el);
+    }
+    this.drawTimers();
+  }
+
+  drawTimers() {
+    const d = this.deadline;
+    for (const seatEl of this.el.seats.querySelectorAll(".seat")) {
+      const s = Number(seatEl.dataset.seat);
+      const ring = seatEl.querySelector(".timer-ring");
+      if (!d || d.seat !== s) { seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing"); continue; }
+      const left = Math.max(0, d.at * 1000 - Date.now());
+      const frac = d.seconds > 0 ? Math.min(1, left / (d.seconds * 1000)) : 0;
+      seatEl.classList.add("timing");
+      seatEl.classList.toggle("urgent", left < 5000);
+      seatEl.style.setProperty("--left", String(frac));
+      if (ring) ring.title = t("timer", { n: Math.ceil(left / 1000) });
+    }
+    const mine = d && this.view && d.seat === this.view.seat;
+    if (this.el.timerText) this.el.timerText.textContent = mine ? t("timer", { n: Math.ceil(Math.max(0, d.at * 1000 - Date.now()) / 1000) }) : "";
+  }
+
+  slotStyle(pos) {
+    return { bottom: [50, 64], top: [50, 36], left: [33, 50], right: [67, 50] }[pos];
+  }
+
+  renderTrick() {
+    const v = this.view;
+    const e = this.el;
+    clear(e.trick);
+    let cards = v.trick;
+    // After the last trick of a hand the table briefly keeps it in view.
+    if (!cards.length && (v.phase === "deal" || v.phase === "over") && v.completed.length) {
+      const last = v.completed[v.completed.length - 1];
+      cards = last.cards.map((c, k) => ({ seat: (last.leader + k) % v.players, card: c }));
+    }
+    e.trick.setAttribute("aria-label", t("trickN", { n: v.completed.length + (v.trick.length ? 1 : 0) || 1 }));
+    cards.forEach((p, i) => e.trick.append(this.trickCard(p, i)));
+    if (v.players === 2 && (v.phase === "draw" || v.phase === "discard") && v.stock_size) {
+      e.trick.append(h("div.stock", { "aria-label": `${t("stock")}: ${v.stock_size}` },
+        h("img.card-img", { src: backUrl(settings.get("backs")), alt: "" }), h("span.stock-n", {}, num(v.stock_size))));
+    }
+  }
+
+  trickCard(p, i) {
+    const pos = this.posOf(p.seat);
+    const [x, y] = this.slotStyle(pos);
+    const tilt = ((p.card.charCodeAt(0) * 7 + p.card.charCodeAt(1) * 3) % 11) - 5; // stable small tilt per card
+    return h("div.trick-card", { dataset: { seat: p.seat, card: p.card, pos }, style: { left: `${x}%`, top: `${y}%`, zIndex: 10 + i, "--tilt": `${tilt}deg` }, role: "img", "aria-label": `${this.nameOf(p.seat)}: ${cardName(p.card)}` },
+      h("img.card-img", { src: faceUrl(settings.get("faces"), p.card), alt: "" }));
+  }
+
+  renderHand() {
+    const v = this.view;
+    const e = this.el;
+    const legalCards = new Set(v.legal.filter((a) => a.type === "play").map((a) => a.card));
+    const discarding = v.legal.some((a) => a.type === "discard");
+    const hand = sortHand(v.hand, v.trump);
+    const old = new Map([...e.hand.children].map((c) => [c.dataset.card, c]));
+    const keep = new Set();
+    hand.forEach((card, i) => {
+      let el = old.get(card);
+      if (!el) {
+        el = h("button.card", { type: "button", dataset: { card } }, h("img.card-img", { src: faceUrl(settings.get("faces"), card), alt: "", draggable: "false" }));
+        e.hand.append(el);
+      } else {
+        el.querySelector("img").src = faceUrl(settings.get("faces"), card);
+      }
+      keep.add(card);
+      el.style.zIndex = String(i + 1);
+      const playable = legalCards.has(card);
+      const isTrump = v.trump && card[1] === v.trump;
+      el.classList.toggle("playable", playable);
+      el.classList.toggle("dimmed", v.phase === "play" && this.isMyTurn() && !playable);
+      el.classList.toggle("selected", discarding && this.selected.has(card));
+      el.classList.toggle("hinted", this.hintCard === card);
+      el.classList.toggle("trump", !!isTrump);
+      el.disabled = !(playable || discarding);
+      el.setAttribute("aria-disabled", el.disabled ? "true" : "false");
+      el.setAttribute("aria-label", cardName(card) + (isTrump ? `, ${t("hokm")}` : "") + (discarding && this.selected.has(card) ? " ✓" : ""));
+      el.setAttribute("aria-pressed", discarding ? String(this.selected.has(card)) : null);
+      if (!discarding) el.removeAttribute("aria-pressed");
+      el.dataset.index = String(i);
+    });
+    for (const [card, el] of old) if (!keep.has(card)) el.remove();
+    // keep DOM order equal to the sorted order, for tabbing and screen readers
+    hand.forEach((card) => { const el = e.hand.querySelector(`[data-card="${card}"]`); if (el) e.hand.append(el); });
+    this.layoutHand(true);
+    this.updateRovingTabindex();
+  }
+
+  /** Place hand cards in one or more overlapping rows so every card keeps a 44 px target. */
+  layoutHand() {
+    const e = this.el;
+    const cards = [...e.hand.children];
+    const W = e.handWrap.clientWidth || window.innerWidth;
+    const cw = parseFloat(getComputedStyle(e.table).getPropertyValue("--card-w")) || 80;
+    const ch = cw * 1.4;
+    const minStep = 44;
+    const n = cards.length;
+    const maxPerRow = Math.max(1, Math.floor((W - cw - 8) / minStep) + 1);
+    const rows = Math.max(1, Math.ceil(n / maxPerRow));
+    // Reserve room for the largest hand of this game once, so the table never jumps as cards go.
+    const most = this.view && this.view.players === 3 ? 17 : 13;
+    const maxRows = Math.max(rows, Math.ceil(most / maxPerRow));
+    const perRow = Math.ceil(n / rows);
+    const rowGap = Math.max(48, ch * 0.42);
+    e.handWrap.style.height = `${ch + (maxRows - 1) * rowGap + 20}px`;
+    cards.forEach((el, i) => {
+      const r = Math.floor(i / perRow);
+      const inRow = Math.min(perRow, n - r * perRow);
+      const k = i - r * perRow;
+      const step = inRow > 1 ? Math.min(cw * 0.72, (W - cw - 8) / (inRow - 1)) : 0;
+      const start = (W - (cw + step * (inRow - 1))) / 2;
+      el.style.setProperty("--x", `${start + k * step}px`);
+      el.style.setProperty("--y", `${r * rowGap}px`);
+    });
+  }
+
+  updateRovingTabindex() {
+    const cards = [...this.el.hand.children];
+    const enabled = cards.filter((c) => !c.disabled);
+    if (this.focusIndex >= cards.length) this.focusIndex = cards.length - 1;
+    cards.forEach((c) => c.setAttribute("tabindex", "-1"));
+    const target = cards[this.focusIndex] && !cards[this.focusIndex].disabled ? cards[this.focusIndex] : enabled[0];
+    if (target) target.setAttribute("tabindex", "0");
+  }
+
+  renderActions() {
+    const v = this.view;
+    const e = this.el;
+    clear(e.actions);
+    e.timerText = h("span.my-timer", { "aria-live": "off" });
+    const legal = v.legal;
+    if (!legal.length) { this.closeModal("trump"); this.closeModal("draw"); e.actions.append(e.timerText); return; }
+    const kind = legal[0].type;
+    if (kind === "trump") this.openTrumpChooser();
+    else this.closeModal("trump");
+    if (kind === "draw") this.openDraw();
+    else this.closeModal("draw");
+    if (kind === "discard") {
+      const need = legal[0].cards.length;
+      const chosen = [...this.selected];
+      const match = legal.find((a) => a.cards.length === chosen.length && a.cards.every((c) => this.selected.has(c)));
+      e.actions.append(
+        h("div.action-title", {}, t("discardTitle", { n: need }), h("small", {}, t("discardHelp", { n: need }))),
+        h("button.btn.primary.discard-confirm", { type: "button", disabled: !match, onclick: () => { if (match) { this.selected.clear(); this.send(match); } } }, `${t("confirm")} (${num(chosen.length)}/${num(need)})`));
+    } else if (kind === "play") {
+      e.actions.append(h("div.your-turn", {}, t("yourTurn")));
+    }
+    e.actions.append(e.timerText);
+    this.drawTimers();
+  }
+
+  renderStatus() {
+    const v = this.view;
+    let s = "";
+    if (v.phase === "trump" && !this.isMyTurn()) s = t("hakemChoosing", { name: this.nameOf(v.hakem) });
+    else if (v.phase === "over") s = t("gameOver");
+    else if (v.to_move !== null && v.to_move !== undefined && !this.isMyTurn() && v.phase !== "deal") s = t("waitingFor", { name: this.nameOf(v.to_move) });
+    this.el.status.textContent = s;
+  }
+
+  renderTools() {
+    const hintsOn = settings.get("hints") && (!this.info || this.info.hints !== false);
+    this.el.hintBtn.hidden = !hintsOn;
+    this.el.hintBtn.disabled = !this.isMyTurn();
+    const v = this.view;
+    this.el.lastBtn.disabled = !v || !v.completed.length;
+  }
+
+  // ------------------------------------------------------------------ input
+  bindHandInput() {
+    const hand = this.el.hand;
+    let drag = null;
+    hand.addEventListener("click", (ev) => {
+      const el = ev.target.closest(".card");
+      if (!el || el.disabled || (drag && drag.moved)) return;
+      this.chooseCard(el.dataset.card);
+    });
+    hand.addEventListener("keydown", (ev) => {
+      const cards = [...hand.children];
+      const i = cards.indexOf(document.activeElement);
+      if (i < 0) return;
+      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, ArrowUp: -1 }[ev.key];
+      if (step) {
+        ev.preventDefault();
+        let j = i;
+        for (let k = 0; k < cards.length; k++) {
+          j = (j + step + cards.length) % cards.length;
+          if (!cards[j].disabled) break;
+        }
+        this.focusIndex = j;
+        this.updateRovingTabindex();
+        cards[j].focus();
+      } else if (ev.key === "Home" || ev.key === "End") {
+        ev.preventDefault();
+        const en = cards.filter((c) => !c.disabled);
+        const c = ev.key === "Home" ? en[0] : en[en.length - 1];
+        if (c) { this.focusIndex = cards.indexOf(c); this.updateRovingTabindex(); c.focus(); }
+      }
+    });
+    hand.addEventListener("pointerdown", (ev) => {
+      const el = ev.target.closest(".card");
+      if (!el || el.disabled || !el.classList.contains("playable")) return;
+      drag = { el, x: ev.clientX, y: ev.clientY, moved: false, id: ev.pointerId };
+    });
+    window.addEventListener("pointermove", (ev) => {
+      if (!drag || ev.pointerId !== drag.id) return;
+      const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 10) return;
+      if (!drag.moved) { drag.moved = true; drag.el.classList.add("dragging"); try { drag.el.setPointerCapture(drag.id); } catch { /* not capturable */ } }
+      drag.el.style.setProperty("--dx", `${dx}px`);
+      drag.el.style.setProperty("--dy", `${dy}px`);
+    });
+    const end = (ev) => {
+      if (!drag || ev.pointerId !== drag.id) return;
+      const d = drag;
+      if (d.moved) {
+        const handTop = this.el.handWrap.getBoundingClientRect().top;
+        d.el.classList.remove("dragging");
+        d.el.style.removeProperty("--dx");
+        d.el.style.removeProperty("--dy");
+        if (ev.type === "pointerup" && ev.clientY < handTop - 10) this.chooseCard(d.el.dataset.card);
+        setTimeout(() => { drag = null; }, 0); // let the click that follows see it was a drag
+      } else {
+        drag = null;
+      }
+    };
+    window.addEventListener("pointerup", end);
+    window.addEventListener("pointercancel", end);
+  }
+
+  chooseCard(card) {
+    const v = this.view;
+    if (!v) return;
+    if (v.legal.some((a) => a.type === "discard")) {
+      if (this.selected.has(card)) this.selected.delete(card);
+      else if (this.selected.size < v.legal[0].cards.length) this.selected.add(card);
+      this.renderHand();
+      this.renderActions();
+      return;
+    }
+    const act = v.legal.find((a) => a.type === "play" && a.card === card);
+    if (act) this.send(act);
+  }
+
+  send(action) {
+    if (!this.isMyTurn()) return;
+    this.hintCard = null;
+    // No optimistic play: the card moves when the server's event says it was accepted.
+    this.el.table.classList.add("sending");
+    this.hooks.onAction && this.hooks.onAction(action);
+    setTimeout(() => this.el.table.classList.remove("sending"), 400);
+  }
+
+  async askHint() {
+    if (!this.hooks.onHint || !this.isMyTurn()) return;
+    this.hooks.onHint();
+  }
+
+  /** The server's suggestion: highlight a card, or announce a trump/draw choice. */
+  showHint(action) {
+    if (!action) return;
+    if (action.type === "play") {
+      this.hintCard = action.card;
+      this.renderHand();
+      this.say(t("hintSays", { card: cardName(action.card) }));
+    } else if (action.type === "trump") {
+      this.say(t("hintSays", { card: suitName(action.suit) }));
+      const b = this.el.overlay.querySelector(`[data-suit="${action.suit}"]`);
+      if (b) b.classList.add("hinted");
+    } else if (action.type === "draw") {
+      this.say(t("hintSays", { card: t(action.choice) }));
+      const b = this.el.overlay.querySelector(`[data-choice="${action.choice}"]`);
+      if (b) b.classList.add("hinted");
+    } else if (action.type === "discard") {
+      this.selected = new Set(action.cards);
+      this.renderHand();
+      this.renderActions();
+    }
+  }
+
+  // ------------------------------------------------------------------ modals
+  openModal(kind, content, { dismissable = false } = {}) {
+    const o = this.el.overlay;
+    if (o.dataset.kind === kind && !o.hidden) return o.firstChild;
+    clear(o);
+    o.dataset.kind = kind;
+    const box = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": content.title || "" }, ...content.body);
+    if (dismissable) o.onclick = (ev) => { if (ev.target === o) this.closeModal(kind); };
+    else o.onclick = null;
+    o.append(box);
+    o.hidden = false;
+    const focus = box.querySelector("button:not([disabled])");
+    if (focus) setTimeout(() => focus.focus({ preventScroll: true }), 0);
+    return box;
+  }
+
+  closeModal(kind) {
+    const o = this.el.overlay;
+    if (!o.hidden && (!kind || o.dataset.kind === kind)) { o.hidden = true; clear(o); o.dataset.kind = ""; }
+  }
+
+  openTrumpChooser() {
+    const v = this.view;
+    const suits = v.legal.filter((a) => a.type === "trump").map((a) => a.suit);
+    const cards = h("div.five", {}, sortHand(v.hand).map((c) => h("img.card-img.big", { src: faceUrl(settings.get("faces"), c), alt: cardName(c) })));
+    const buttons = h("div.suit-choices", {}, SUITS.filter((s) => suits.includes(s)).map((s) => h("button.suit-btn", {
+      type: "button", dataset: { suit: s }, "aria-label": suitName(s), onclick: () => this.send({ type: "trump", suit: s }),
+    }, h("span.suit-pic", { html: suitIcon(s) }), h("span", {}, suitName(s)))));
+    this.openModal("trump", { title: t("chooseTrump"), body: [h("h2", {}, t("chooseTrump")), h("p.help", {}, t("chooseTrumpHelp")), cards, buttons] });
+  }
+
+  openDraw() {
+    const v = this.view;
+    const kp = (c) => v.legal.find((a) => a.type === "draw" && a.choice === c);
+    const body = [h("h2", {}, t("drawTitle")),
+      h("div.draw-card", {}, v.draw_card ? h("img.card-img.big", { src: faceUrl(settings.get("faces"), v.draw_card), alt: cardName(v.draw_card) }) : null),
+      h("p.help", {}, `${t("stock")}: ${num(v.stock_size || 0)}`),
+      h("div.row", {},
+        kp("keep") ? h("button.btn.primary", { type: "button", dataset: { choice: "keep" }, onclick: () => this.send(kp("keep")) }, t("keep")) : null,
+        kp("pass") ? h("button.btn", { type: "button", dataset: { choice: "pass" }, onclick: () => this.send(kp("pass")) }, t("pass")) : null)];
+    // The drawn card changes each turn: rebuild rather than reuse.
+    const o = this.el.overlay;
+    if (o.dataset.kind === "draw" && o.dataset.card !== v.draw_card) this.closeModal("draw");
+    this.openModal("draw", { title: t("drawTitle"), body });
+    o.dataset.card = v.draw_card || "";
+  }
+
+  toggleLastTrick() {
+    const v = this.view;
+    if (this.el.overlay.dataset.kind === "last" && !this.el.overlay.hidden) { this.closeModal("last"); return; }
+    if (!v || !v.completed.length) return;
+    const last = v.completed[v.completed.length - 1];
+    const mini = h("div.last-trick", {});
+    last.cards.forEach((c, k) => {
+      const seat = (last.leader + k) % v.players;
+      const [x, y] = this.slotStyle(this.posOf(seat));
+      mini.append(h("div.trick-card" + (seat === last.winner ? ".winner" : ""), { style: { left: `${x}%`, top: `${y}%` }, role: "img", "aria-label": `${this.nameOf(seat)}: ${cardName(c)}` },
+        h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: "" })));
+    });
+    this.openModal("last", { title: t("lastTrick"), body: [h("h2", {}, t("lastTrick")), mini, h("p.help", {}, t("trickTo", { name: this.nameOf(last.winner) })),
+      h("button.btn", { type: "button", onclick: () => this.closeModal("last") }, t("close"))] }, { dismissable: true });
+  }
+
+  async showHandSummary(v, hurry) {
+    const r = v.results[v.results.length - 1];
+    if (!r) return;
+    const sides = v.players === 4 ? 2 : v.players;
+    if (r.kot) sound.play("kot");
+    else sound.play("trick");
+    const rows = [];
+    for (let s = 0; s < sides; s++) {
+      rows.push(h("div.sum-row" + (s === r.winner ? ".won" : ""), {},
+        h("span.sum-side", {}, this.sideName(s)),
+        h("span.sum-tricks", {}, `${t("tricks")}: ${num(r.tricks[s])}`),
+        h("span.sum-flower", { html: flowerSvg(v.scores[s], (v.rules && v.rules.target_points) || 7, this.sideName(s)) })));
+    }
+    const callout = r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
+    const pts = r.points === 1 ? t("point1") : t("points", { n: r.points });
+    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, t("handWonBy", { side: this.sideName(r.winner) }), " · ", pts), ...rows,
+      h("button.btn.primary", { type: "button", onclick: () => this.closeModal("hand") }, t("close"))];
+    this.say(`${t("handWonBy", { side: this.sideName(r.winner) })}, ${pts}${r.kot ? ", " + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
+    if (v.phase === "over") return; // the game summary follows at once
+    this.openModal("hand", { title: t("handOver"), body }, { dismissable: true });
+    // The next hand is dealt by the server after a pause; the summary closes by itself then.
+    if (!hurry) await sleep(Math.max(600, settings.dur(1500)));
+  }
+
+  showGameSummary(v) {
+    const sides = v.players === 4 ? 2 : v.players;
+    const best = Math.max(...v.scores);
+    const winner = v.scores.indexOf(best);
+    const mine = v.seat !== null && v.seat !== undefined ? this.sideOf(v.seat) : null;
+    const r = v.results[v.results.length - 1];
+    const rows = [];
+    for (let s = 0; s < sides; s++) {
+      rows.push(h("div.sum-row" + (s === winner ? ".won" : ""), {}, h("span.sum-side", {}, this.sideName(s)),
+        h("span.sum-flower", { html: flowerSvg(v.scores[s], (v.rules && v.rules.target_points) || 7, this.sideName(s)) }),
+        h("span.sum-tricks", {}, num(v.scores[s]))));
+    }
+    const callout = r && r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r && r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
+    const head = mine === null ? t("gameWonBy", { side: this.sideName(winner) }) : mine === winner ? t("youWin") : t("youLose");
+    sound.play(mine === winner ? "kot" : "trick");
+    const body = [h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout, h("p", {}, t("gameWonBy", { side: this.sideName(winner) })), ...rows,
+      h("div.row", {},
+        this.hooks.onGameOverActions ? this.hooks.onGameOverActions() : null)];
+    this.say(`${t("gameOver")}. ${t("gameWonBy", { side: this.sideName(winner) })}`);
+    this.openModal("game", { title: t("gameOver"), body });
+  }
+
+  // ------------------------------------------------------------------ animation
+  seatPoint(seat) {
+    const el = this.el.seats.querySelector(`.seat[data-seat="${seat}"] .avatar`);
+    const r = (el || this.el.trick).getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+
+  async animatePlays(prev, v, plays, startIndex) {
+    // Show the state just before, then add each new card with a flight from its player.
+    let trickNo = prev.completed.length;
+    for (const p of plays) {
+      if (p.trick > trickNo) trickNo = p.trick;
+      const inTrickIdx = this.el.trick.querySelectorAll(".trick-card").length;
+      const from = p.seat === v.seat ? this.el.hand.querySelector(`[data-card="${p.card}"]`) : null;
+      const fromRect = from ? from.getBoundingClientRect() : null;
+      if (from) from.remove();
+      const el = this.trickCard(p, inTrickIdx);
+      this.el.trick.append(el);
+      const to = el.getBoundingClientRect();
+      const src = fromRect ? { x: fromRect.left + fromRect.width / 2, y: fromRect.top + fromRect.height / 2 } : this.seatPoint(p.seat);
+      const dx = src.x - (to.left + to.width / 2), dy = src.y - (to.top + to.height / 2);
+      sound.play("play");
+      this.say(t("played", { name: this.nameOf(p.seat), card: cardName(p.card) }));
+      await el.animate([
+        { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) rotate(0deg) scale(${fromRect ? 1 : 0.6})`, opacity: fromRect ? 1 : 0.2 },
+        { transform: `translate(-50%, -50%) rotate(var(--tilt))`, opacity: 1 },
+      ], { duration: settings.dur(260), easing: "cubic-bezier(.2,.8,.2,1)" }).finished.catch(() => {});
+      // A full trick: pause so it can be read, then sweep it to the winner.
+      const tr = v.completed[p.trick];
+      if (tr && el.parentNode && this.el.trick.querySelectorAll(".trick-card").length === v.players) {
+        await sleep(settings.dur(650));
+        await this.collectTrick(tr.winner);
+        sound.play("trick");
+        this.say(t("trickTo", { name: this.nameOf(tr.winner) }));
+      }
+    }
+  }
+
+  async collectTrick(winner) {
+    const target = this.seatPoint(winner);
+    const cards = [...this.el.trick.querySelectorAll(".trick-card")];
+    const winEl = cards.find((c) => Number(c.dataset.seat) === winner);
+    if (winEl) winEl.classList.add("winner");
+    await Promise.all(cards.map((c) => {
+      const r = c.getBoundingClientRect();
+      const dx = target.x - (r.left + r.width / 2), dy = target.y - (r.top + r.height / 2);
+      return c.animate([
+        { transform: "translate(-50%, -50%) rotate(var(--tilt))", opacity: 1 },
+        { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) scale(0.35)`, opacity: 0 },
+      ], { duration: settings.dur(420), easing: "ease-in", fill: "forwards" }).finished.catch(() => {});
+    }));
+    cards.forEach((c) => c.remove());
+  }
+
+  // ------------------------------------------------------------------ announcements
+  say(text) {
+    const live = this.el.live;
+    live.textContent = "";
+    // A fresh text node each time makes screen readers announce repeats too.
+    requestAnimationFrame(() => { live.textContent = text; });
+  }
+
+  announceEvent(ev, v) {
+    if (!ev) return;
+    if (ev.kind === "action" && ev.action && ev.action.type === "trump") this.say(t("trumpIs", { suit: suitName(ev.action.suit) }));
+    if (ev.kind === "seat" || ev.kind === "presence") this.renderSeats();
+  }
+
+  banner(text, kind = "warn") {
+    const b = this.el.banner;
+    if (!text) { b.hidden = true; return; }
+    b.textContent = text;
+    b.dataset.kind = kind;
+    b.hidden = false;
+  }
+}
+
+const CROWN = `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18 L4.5 7 L9 12 L12 5 L15 12 L19.5 7 L21 18 Z" fill="#f5c542" stroke="#8a5a00" stroke-width="1.2" stroke-linejoin="round"/><rect x="3" y="18.5" width="18" height="2.6" rx="1" fill="#f5c542" stroke="#8a5a00" stroke-width="1"/></svg>`;
+const ROBOT = `<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="8" width="14" height="11" rx="3" fill="#cfd8e3" stroke="#3b4a5a" stroke-width="1.4"/><circle cx="9.5" cy="13" r="1.6" fill="#3b4a5a"/><circle cx="14.5" cy="13" r="1.6" fill="#3b4a5a"/><path d="M12 8 V4.5" stroke="#3b4a5a" stroke-width="1.4"/><circle cx="12" cy="4" r="1.3" fill="#e05a47"/></svg>`;
