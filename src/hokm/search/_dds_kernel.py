@@ -1,0 +1,523 @@
+"""The compiled hot loop of the double-dummy solver (Numba, ``cache=True``).
+
+Everything here works on plain ``int64`` values: a hand is a 52-bit mask (bit ``suit*13+rank``),
+the trick in progress is up to three card indices. Two searches share one transposition table:
+
+``ge2``
+    Two sides (4 and 2 players): can side ``S`` take at least ``need`` of the next ``horizon``
+    tricks? The table stores, per position at the start of a trick, lower and upper bounds on the
+    tricks side 0 takes within the horizon, so a bound proved for one target answers others, as in
+    bridge double-dummy solvers. "Reaches 7 first" is the full-hand question (Hokm stops at 7, but
+    whoever takes 7 of 13 in a full play-out is the side that gets there first); kot is "takes all of
+    the next ``7 - t`` tricks", a short horizon.
+``ge3``
+    Three players, paranoid: seats in ``maxmask`` try to make a question about the hand's end
+    true, the others try to make it false. The hand ends by the three-step rule after every
+    trick, so the table key includes the seats' trick counts.
+
+Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
+from play are removed), quick tricks at the start of each trick, cheap-winner/low-card move
+ordering with the table's best lead tried first, and the table itself (two slots per bucket,
+full keys, so it never needs clearing between positions and survives across calls).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SUIT = np.int64(0x1FFF)
+ZERO = np.int64(0)  # an int64, not a literal: recursive calls must match the one compiled signature
+# Table layout: one int64 row per slot: 4 hand masks, meta key, packed (lb, ub, best move).
+TT_COLS = 6
+KIND_GE2 = 1
+KIND_GE3 = 2
+
+
+def new_table(log2_size: int = 18) -> np.ndarray:
+    """A zeroed transposition table of ``2**log2_size`` slots (48 bytes each)."""
+    return np.zeros((1 << log2_size, TT_COLS), dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------- bit helpers
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
+
+
+@njit(cache=True, inline="always")
+def high_bit(x):
+    """Index of the highest set bit of a non-zero value below 2**53."""
+    n = 0
+    if x >> 32:
+        x >>= 32
+        n += 32
+    if x >> 16:
+        x >>= 16
+        n += 16
+    if x >> 8:
+        x >>= 8
+        n += 8
+    if x >> 4:
+        x >>= 4
+        n += 4
+    if x >> 2:
+        x >>= 2
+        n += 2
+    if x >> 1:
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def low_bit(x):
+    return high_bit(x & -x)
+
+
+@njit("i8(i8[::1], i8, i8, i8)", cache=True)
+def trick_winner(trick, leader, trump, n):
+    """Seat winning a full trick (``trick[0..n-1]`` in play order from ``leader``)."""
+    led = trick[0] // 13
+    best = 0
+    best_card = trick[0]
+    best_trump = led == trump
+    for i in range(1, n):
+        c = trick[i]
+        s = c // 13
+        if s == trump:
+            if not best_trump or c > best_card:
+                best = i
+                best_card = c
+                best_trump = True
+        elif not best_trump and s == led and c > best_card:
+            best = i
+            best_card = c
+    return (leader + best) % n
+
+
+@njit("UniTuple(i8, 2)(i8[::1], i8, i8)", cache=True)
+def current_best(trick, ntrick, trump):
+    """Index in the trick and card of the card winning the trick so far."""
+    led = trick[0] // 13
+    best = 0
+    best_card = trick[0]
+    best_trump = led == trump
+    for i in range(1, ntrick):
+        c = trick[i]
+        s = c // 13
+        if s == trump:
+            if not best_trump or c > best_card:
+                best = i
+                best_card = c
+                best_trump = True
+        elif not best_trump and s == led and c > best_card:
+            best = i
+            best_card = c
+    return best, best_card
+
+
+# ----------------------------------------------------------------------------- moves
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])", cache=True)
+def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
+    """Fill ``moves`` with one card per group of equivalent legal cards, best guesses first.
+
+    ``team`` is a bit per seat: seats playing together with the mover share its bit value.
+    Returns the number of moves.
+    """
+    mover = (leader + ntrick) % n
+    hand = hands[mover]
+    legal = hand
+    if ntrick > 0:
+        f = hand & (SUIT << (13 * (trick[0] // 13)))
+        if f:
+            legal = f
+    alive = np.int64(0)
+    for s in range(n):
+        alive |= hands[s]
+    for i in range(ntrick):
+        alive |= np.int64(1) << trick[i]
+    my_team = (team >> mover) & 1
+
+    # who wins the trick so far
+    win_card = np.int64(-1)
+    win_is_partner = False
+    led = np.int64(-1)
+    if ntrick > 0:
+        led = trick[0] // 13
+        bi, win_card = current_best(trick, ntrick, trump)
+        win_is_partner = ((team >> ((leader + bi) % n)) & 1) == my_team
+    last = ntrick == n - 1
+
+    scores = np.empty(13, dtype=np.int64)
+    count = 0
+    for s in range(4):
+        mine = (legal >> (13 * s)) & SUIT
+        if mine == 0:
+            continue
+        al = (alive >> (13 * s)) & SUIT
+        top_alive = high_bit(al)
+        prev_mine = False
+        r = top_alive
+        while r >= 0:
+            if (al >> r) & 1:
+                if (mine >> r) & 1:
+                    if not prev_mine:
+                        card = 13 * s + r
+                        # --- ordering score
+                        sc = 0
+                        if ntrick == 0:
+                            if r == top_alive:
+                                sc = 60 if s != trump else 55
+                            else:
+                                sc = 20 - r
+                                # partner holds the top of this suit: lead towards it
+                                for k in range(n):
+                                    if k != mover and ((team >> k) & 1) == my_team:
+                                        if (hands[k] >> (13 * s + top_alive)) & 1:
+                                            sc = 45 - r
+                        else:
+                            beats = False
+                            if s == trump:
+                                beats = win_card // 13 != trump or card > win_card
+                            elif s == led:
+                                beats = win_card // 13 == led and card > win_card
+                            if win_is_partner:
+                                sc = 40 - r - (20 if s == trump else 0)
+                                if beats and not last:
+                                    sc -= 5
+                            elif beats:
+                                sc = 60 - r - (8 if s == trump and led != trump else 0)
+                                if not last and r != top_alive:
+                                    sc -= 10
+                            else:
+                                sc = 30 - r - (20 if s == trump else 0)
+                        # insertion into the ordered list
+                        j = count
+                        while j > 0 and scores[j - 1] < sc:
+                            scores[j] = scores[j - 1]
+                            moves[j] = moves[j - 1]
+                            j -= 1
+                        scores[j] = sc
+                        moves[j] = card
+                        count += 1
+                    prev_mine = True
+                else:
+                    prev_mine = False
+            r -= 1
+    return count
+
+
+@njit("void(i8[::1], i8, i8)", cache=True)
+def promote(moves, count, card):
+    """Move ``card`` (if present, or the representative of its group) to the front."""
+    for i in range(count):
+        if moves[i] == card:
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = card
+            return
+
+
+# ----------------------------------------------------------------------------- table
+def _signed(v: int) -> np.int64:
+    """A 64-bit odd multiplier as int64, so Numba keeps the hash in integer arithmetic."""
+    return np.int64(v - (1 << 64) if v >= 1 << 63 else v)
+
+
+_M0, _M1, _M2 = _signed(0x9E3779B97F4A7C15), _signed(0xC2B2AE3D27D4EB4F), _signed(0x165667B19E3779F9)
+_M3, _M4, _M5 = _signed(0x27D4EB2F165667C5), _signed(0x94D049BB133111EB), _signed(0xBF58476D1CE4E5B9)
+
+
+@njit(cache=True, inline="always")
+def tt_index(tt, h0, h1, h2, h3, meta):
+    x = h0 * _M0 ^ h1 * _M1 ^ h2 * _M2 ^ h3 * _M3 ^ meta * _M4
+    x ^= x >> 31
+    x *= _M5
+    x ^= x >> 29
+    return (x & (tt.shape[0] - 1)) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def tt_find(tt, i, h0, h1, h2, h3, meta):
+    for j in range(i, i + 2):
+        if tt[j, 4] == meta and tt[j, 0] == h0 and tt[j, 1] == h1 and tt[j, 2] == h2 and tt[j, 3] == h3:
+            return j
+    return -1
+
+
+@njit("void(i8[:, ::1], i8, i8, i8, i8, i8, i8, i8, i8, i8)", cache=True)
+def tt_store(tt, h0, h1, h2, h3, meta, lb, ub, best, depth):
+    i = tt_index(tt, h0, h1, h2, h3, meta)
+    j = tt_find(tt, i, h0, h1, h2, h3, meta)
+    if j < 0:
+        # slot i keeps the deeper entry, slot i+1 takes whatever is pushed out
+        if ((tt[i, 5] >> 24) & 0xFF) <= depth:
+            for c in range(TT_COLS):
+                tt[i + 1, c] = tt[i, c]
+            j = i
+        else:
+            j = i + 1
+    tt[j, 0] = h0
+    tt[j, 1] = h1
+    tt[j, 2] = h2
+    tt[j, 3] = h3
+    tt[j, 4] = meta
+    tt[j, 5] = lb | (ub << 8) | ((best + 1) << 16) | (depth << 24)
+
+
+# ----------------------------------------------------------------------------- quick tricks
+@njit("i8(i8[::1], i8, i8, i8, i8)", cache=True)
+def quick_tricks(hands, leader, trump, n, team):
+    """Tricks the leader's team can surely take in a row from the lead (a lower bound).
+
+    The leader cashes its run of top trumps; if that leaves the other team without trumps (or it
+    had none), it then cashes its runs of top cards in the other suits. The partner never takes
+    the lead in these lines because the leader's cards are the highest of their suit.
+    """
+    alive = np.int64(0)
+    for s in range(n):
+        alive |= hands[s]
+    my_team = (team >> leader) & 1
+    hand = hands[leader]
+    opp_trumps_max = 0
+    for k in range(n):
+        if ((team >> k) & 1) != my_team:
+            t = popcount((hands[k] >> (13 * trump)) & SUIT)
+            if t > opp_trumps_max:
+                opp_trumps_max = t
+    runs = 0
+    trump_run = 0
+    for s in range(4):
+        al = (alive >> (13 * s)) & SUIT
+        mine = (hand >> (13 * s)) & SUIT
+        run = 0
+        while al:
+            r = high_bit(al)
+            if (mine >> r) & 1:
+                run += 1
+                al ^= np.int64(1) << r
+            else:
+                break
+        if s == trump:
+            trump_run = run
+        else:
+            runs += run
+    if trump_run >= opp_trumps_max:
+        return trump_run + runs
+    return trump_run
+
+
+# ----------------------------------------------------------------------------- two sides
+@njit("b1(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
+def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
+    """Two sides: can ``side`` take at least ``need`` of the next ``horizon`` tricks?"""
+    if need <= 0:
+        return True
+    if need > horizon:
+        return False
+    team = np.int64(0xA) if side == 1 else np.int64(0x5)
+    if n == 2:
+        team = np.int64(2) if side == 1 else np.int64(1)
+    best_hint = -1
+    meta = np.int64(0)
+    h0 = hands[0]
+    h1 = hands[1]
+    h2 = hands[2] if n > 2 else np.int64(0)
+    h3 = hands[3] if n > 3 else np.int64(0)
+    if ntrick == 0:
+        r = popcount(hands[leader])
+        if horizon > r:
+            horizon = r
+            if need > horizon:
+                return False
+        if r == 1:
+            for k in range(n):
+                trick[k] = high_bit(hands[(leader + k) % n])
+            w = trick_winner(trick, leader, trump, n)
+            return (w & 1) == side or need <= 0
+        full = horizon == r
+        meta = leader | (trump << 2) | (n << 4) | ((15 if full else horizon) << 8) | (KIND_GE2 << 12)
+        i = tt_index(tt, h0, h1, h2, h3, meta)
+        j = tt_find(tt, i, h0, h1, h2, h3, meta)
+        if j >= 0:
+            packed = tt[j, 5]
+            lb0 = packed & 0xFF
+            ub0 = (packed >> 8) & 0xFF
+            if side == 0:
+                lb = lb0
+                ub = ub0
+            else:
+                lb = horizon - ub0
+                ub = horizon - lb0
+            if lb >= need:
+                return True
+            if ub < need:
+                return False
+            best_hint = ((packed >> 16) & 0xFF) - 1
+        q = quick_tricks(hands, leader, trump, n, team)
+        if q > horizon:
+            q = horizon
+        if (leader & 1) == side:
+            if q >= need:
+                return True
+        elif horizon - q < need:
+            return False
+
+    mover = (leader + ntrick) % n
+    maximizing = (mover & 1) == side
+    moves = np.empty(13, dtype=np.int64)
+    count = gen_moves(hands, trick, ntrick, leader, trump, n, team, moves)
+    if best_hint >= 0:
+        promote(moves, count, best_hint)
+    result = not maximizing
+    best = moves[0]
+    bit_hand = hands[mover]
+    for mi in range(count):
+        c = moves[mi]
+        hands[mover] = bit_hand ^ (np.int64(1) << c)
+        trick[ntrick] = c
+        if ntrick + 1 == n:
+            w = trick_winner(trick, leader, trump, n)
+            got = 1 if (w & 1) == side else 0
+            saved = trick.copy()
+            v = ge2(hands, trick, ZERO, w, trump, n, side, need - got, horizon - 1, tt)
+            for k in range(n):
+                trick[k] = saved[k]
+        else:
+            v = ge2(hands, trick, ntrick + 1, leader, trump, n, side, need, horizon, tt)
+        hands[mover] = bit_hand
+        if v == maximizing:
+            result = v
+            best = c
+            break
+
+    if ntrick == 0:
+        # record the bound for side 0 within this horizon
+        lb0 = 0
+        ub0 = horizon
+        i = tt_index(tt, h0, h1, h2, h3, meta)
+        j = tt_find(tt, i, h0, h1, h2, h3, meta)
+        if j >= 0:
+            lb0 = tt[j, 5] & 0xFF
+            ub0 = (tt[j, 5] >> 8) & 0xFF
+        if side == 0:
+            if result:
+                lb0 = max(lb0, need)
+            else:
+                ub0 = min(ub0, need - 1)
+        else:
+            if result:
+                ub0 = min(ub0, horizon - need)
+            else:
+                lb0 = max(lb0, horizon - need + 1)
+        tt_store(tt, h0, h1, h2, h3, meta, lb0, ub0, best if result == maximizing else -1, popcount(hands[leader]))
+    return result
+
+
+# ----------------------------------------------------------------------------- three players
+Q_WIN = 0    # the hand's winner is seat ``m``
+Q_REACH = 1  # seat ``m`` has at least ``param`` tricks when the hand ends
+Q_KOT = 2    # the hand ends in a kot by a seat in mask ``param``
+
+
+@njit("Tuple((i8, b1))(i8, i8, i8, i8)", cache=True)
+def decided3(t0, t1, t2, total):
+    """Winner seat and kot flag once the three-step rule decides the hand, else (-1, False)."""
+    left = total - t0 - t1 - t2
+    if t0 == 7 and t1 == 0 and t2 == 0:
+        return 0, True
+    if t1 == 7 and t0 == 0 and t2 == 0:
+        return 1, True
+    if t2 == 7 and t0 == 0 and t1 == 0:
+        return 2, True
+    if t0 > t1 + left and t0 > t2 + left:
+        return 0, False
+    if t1 > t0 + left and t1 > t2 + left:
+        return 1, False
+    if t2 > t0 + left and t2 > t1 + left:
+        return 2, False
+    if left == 0:
+        if t0 == t1 and t0 > t2:
+            return 2, False
+        if t0 == t2 and t0 > t1:
+            return 1, False
+        if t1 == t2 and t1 > t0:
+            return 0, False
+    return -1, False
+
+
+@njit("i8(i8[::1], i8, i8, i8, i8)", cache=True)
+def question3(t, total, kind, m, param):
+    """1 (true), 0 (false) or -1 (not yet known) for the question after a trick."""
+    w, kot = decided3(t[0], t[1], t[2], total)
+    if kind == Q_REACH and t[m] >= param:
+        return 1
+    if w >= 0:
+        if kind == Q_WIN:
+            return 1 if w == m else 0
+        if kind == Q_REACH:
+            return 0
+        return 1 if kot and (param >> w) & 1 else 0
+    if kind == Q_KOT:
+        nonzero = 0
+        who = -1
+        for s in range(3):
+            if t[s] > 0:
+                nonzero += 1
+                who = s
+        if nonzero > 1 or (nonzero == 1 and not (param >> who) & 1):
+            return 0
+    return -1
+
+
+@njit("b1(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
+def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt):
+    """Three players: can the seats in ``maxmask`` make the question true against the other(s)?"""
+    n = 3
+    best_hint = -1
+    meta = np.int64(0)
+    h0 = hands[0]
+    h1 = hands[1]
+    h2 = hands[2]
+    if ntrick == 0:
+        meta = (leader | (trump << 2) | (np.int64(3) << 4) | (np.int64(KIND_GE3) << 12) | (kind << 14)
+                | (t[0] << 16) | (t[1] << 21) | (t[2] << 26) | (m << 31) | (maxmask << 33)
+                | (np.int64(param) << 36))
+        i = tt_index(tt, h0, h1, h2, 0, meta)
+        j = tt_find(tt, i, h0, h1, h2, 0, meta)
+        if j >= 0:
+            return (tt[j, 5] & 0xFF) == 1
+    mover = (leader + ntrick) % n
+    maximizing = ((maxmask >> mover) & 1) == 1
+    moves = np.empty(13, dtype=np.int64)
+    count = gen_moves(hands, trick, ntrick, leader, trump, n, maxmask, moves)
+    result = not maximizing
+    bit_hand = hands[mover]
+    for mi in range(count):
+        c = moves[mi]
+        hands[mover] = bit_hand ^ (np.int64(1) << c)
+        trick[ntrick] = c
+        if ntrick + 1 == n:
+            w = trick_winner(trick, leader, trump, n)
+            t[w] += 1
+            q = question3(t, total, kind, m, param)
+            if q >= 0:
+                v = q == 1
+            else:
+                saved = trick.copy()
+                v = ge3(hands, trick, ZERO, w, trump, t, total, kind, m, param, maxmask, tt)
+                for k in range(n):
+                    trick[k] = saved[k]
+            t[w] -= 1
+        else:
+            v = ge3(hands, trick, ntrick + 1, leader, trump, t, total, kind, m, param, maxmask, tt)
+        hands[mover] = bit_hand
+        if v == maximizing:
+            result = v
+            break
+    if ntrick == 0:
+        tt_store(tt, h0, h1, h2, 0, meta, 1 if result else 0, 0, -1, popcount(hands[leader]))
+    return result

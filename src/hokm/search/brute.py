@@ -1,0 +1,102 @@
+"""Reference minimax for small endings, written over the engine itself.
+
+It plays every line with :meth:`Game.copy` and :meth:`Game.apply`, so the hand ends and is
+scored exactly as in a real game; there is no pruning, no table and no cleverness. The fast
+solver in :mod:`hokm.search.dds` is tested against it. Only usable for a few tricks.
+"""
+
+from __future__ import annotations
+
+from ..cards import CARDS, Card, Suit
+from ..engine.game import Game, Phase, TrickRecord
+from .position import DDPosition
+
+
+def game_at(pos: DDPosition) -> Game:
+    """A :class:`Game` in the play phase at exactly ``pos`` (scores 0, first hand).
+
+    The engine has no constructor for a mid-hand position, so the play-phase fields are set
+    directly; finished tricks are stood in for by records whose cards do not matter (only their
+    number and winners are read by the end-of-hand rule).
+    """
+    rules = pos.rules
+    n = rules.players
+    g = Game(rules, first_hakem=pos.hakem)
+    g.deal(list(reversed(_full_deck(rules))))
+    if g.phase is not Phase.TRUMP:  # pragma: no cover - the engine always asks for trump next
+        raise AssertionError("expected the trump phase after a deal")
+    g.trump = Suit(pos.trump)
+    g._pending = None
+    g.hands = list(pos.hands)
+    g.stock = ()
+    g.phase = Phase.PLAY
+    g.leader = pos.leader
+    g.trick = [CARDS[c] for c in pos.trick]
+    g.to_move = pos.to_move
+    g.seat_tricks = list(pos.seat_tricks)
+    g.tricks = list(pos.side_tricks)
+    g.completed = [TrickRecord(w, (), w) for w in range(n) for _ in range(pos.seat_tricks[w])]
+    return g
+
+
+def _full_deck(rules) -> list[Card]:
+    from ..cards import full_deck
+
+    return full_deck(rules.removed_cards)
+
+
+def _value(g: Game, max_side: int, hands_before: int, maximize_seats: frozenset[int]) -> int:
+    if len(g.results) > hands_before:
+        res = g.results[-1]
+        return res.points if res.winner == max_side else -res.points
+    mover = g.to_move
+    best = None
+    for card in g.legal_cards():
+        child = g.copy(history=False)
+        child.apply(card)
+        v = _value(child, max_side, hands_before, maximize_seats)
+        if best is None or (v > best if mover in maximize_seats else v < best):
+            best = v
+    assert best is not None
+    return best
+
+
+def _team(pos: DDPosition, side: int) -> frozenset[int]:
+    return frozenset(s for s in range(pos.rules.players) if pos.rules.side_of(s) == side)
+
+
+def brute_move_values(pos: DDPosition) -> dict[Card, int]:
+    """Like :func:`hokm.search.dds.move_values`, by exhaustive minimax (paranoid with three)."""
+    g = game_at(pos)
+    side = pos.rules.side_of(pos.to_move)
+    team = _team(pos, side)
+    out = {}
+    for card in g.legal_cards():
+        child = g.copy(history=False)
+        child.apply(card)
+        out[card] = _value(child, side, 0, team)
+    return out
+
+
+def brute_value(pos: DDPosition) -> int:
+    """The hand's value for the side to move, by exhaustive minimax."""
+    return max(brute_move_values(pos).values())
+
+
+def brute_reaches(pos: DDPosition, side: int, tricks: int) -> bool:
+    """Can ``side`` end the hand (by the engine's rule) with at least ``tricks`` tricks?"""
+    team = _team(pos, side)
+
+    def can(g: Game) -> bool:
+        if g.tricks[side] >= tricks:
+            return True
+        if g.results:
+            return False
+        results = []
+        for card in g.legal_cards():
+            child = g.copy(history=False)
+            child.apply(card)
+            results.append(can(child))
+        return any(results) if g.to_move in team else all(results)
+
+    return can(game_at(pos))
