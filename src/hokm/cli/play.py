@@ -1,0 +1,105 @@
+"""``hokm play``: a whole game against bots in the terminal; you sit at seat 0.
+
+Bots are built by name (:func:`hokm.bots.make_bot`) and see only their own seat's view. With
+``--seed`` the ace draw, every deal and the bots' choices are reproducible; without it the deals
+come from ``secrets``. The game can be saved as a ``hokm/1`` record (``--save FILE``, written at
+the end or when you leave; or, at an interactive terminal, by answering the question at the end).
+Ctrl-C leaves at once (exit status 130); end of input leaves quietly (0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from ..bots.base import Bot, available_bots, make_bot
+from ..engine import Game, Rules
+from ..terminal import PlaySession, QuitGame, SessionError, seat_names
+
+HELP = "play a game against bots in the terminal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="number of players (default 4)")
+    parser.add_argument("--bots", default="heuristic", metavar="LEVEL",
+                        help="the bots' name or level (default heuristic; 'random' is the weakest)")
+    parser.add_argument("--seed", type=int, default=None, help="reproducible deals and bot choices")
+    parser.add_argument("--name", default="You", help="your name in the game and the saved record")
+    parser.add_argument("--save", metavar="FILE", default=None, help="save the game as a hokm/1 record to FILE")
+    parser.add_argument("--delay", type=float, default=None,
+                        help="seconds to pause after each bot card (default 0.6 at a terminal, else 0)")
+
+
+def _make_bots(level: str, players: int, seed: int | None) -> dict[int, Bot]:
+    return {s: make_bot(level, seed=None if seed is None else seed * 10 + s) for s in range(1, players)}
+
+
+def save_record(game: Game, names: list[str], path: str, console: Console) -> bool:
+    """Write the game (finished or not) as a record; say where, or why it failed."""
+    from ..records import dumps, record_from_game
+
+    try:
+        Path(path).write_text(dumps(record_from_game(game, names=names)) + "\n", encoding="utf-8")
+    except (OSError, ValueError) as e:
+        console.print(f"Could not save the game to {path}: {e}", highlight=False, markup=False)
+        return False
+    console.print(f"Game saved to {path} (check it with: hokm replay {path})", highlight=False, markup=False)
+    return True
+
+
+def _offer_save(game: Game, names: list[str], console: Console) -> None:
+    """At an interactive terminal, ask for a file name once the game is over."""
+    try:
+        answer = console.input(Text("Save this game as a hokm/1 record? File name (Enter to skip) > ")).strip()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return
+    if answer:
+        save_record(game, names, answer, console)
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    if not args.name.strip() or len(args.name) > 40:
+        err.print("hokm play: --name must be 1 to 40 characters", markup=False)
+        return 2
+    try:
+        bots = _make_bots(args.bots, args.players, args.seed)
+    except ValueError as e:
+        public = ", ".join(s.name for s in available_bots(public_only=True))
+        err.print(f"hokm play: {e}\nBots you can play against: {public}", markup=False)
+        return 2
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    delay = args.delay if args.delay is not None else (0.6 if interactive else 0.0)
+    display = seat_names(args.players, args.name.strip())
+    record_names = [display[0], *(f"{display[s]} ({args.bots})" for s in range(1, args.players))]
+    game = Game.new(Rules(players=args.players), seed=args.seed, deal=False)
+    session = PlaySession(game, bots, display, console, lambda prompt: console.input(Text(prompt, style="bold")),
+                          delay=delay, pause_between_hands=interactive)
+    status = 0
+    try:
+        session.run()
+    except QuitGame:
+        console.print("You left the game.")
+    except EOFError:
+        console.print("\nEnd of input: leaving the game.")
+    except KeyboardInterrupt:
+        console.print("\nInterrupted: leaving the game.")
+        status = 130
+    except SessionError as e:
+        err.print(f"hokm play: {e}", markup=False)
+        status = 1
+    finally:
+        for bot in bots.values():
+            bot.close()
+    if args.save:
+        if not save_record(game, record_names, args.save, console):
+            status = status or 1
+    elif interactive and game.is_over:
+        _offer_save(game, record_names, console)
+    return status
