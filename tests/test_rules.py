@@ -41,6 +41,7 @@ def test_sides() -> None:
     [
         ({"players": 5}, "players must be 2, 3 or 4"),
         ({"players": True}, "players"),
+        ({"players": 4.0}, "players"),
         ({"target_points": 0}, "target_points"),
         ({"target_points": 7.5}, "target_points"),
         ({"kot_points": True}, "kot_points"),

@@ -37,7 +37,7 @@ class Rules:
     removed_two: str = field(default="2C")
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4) or isinstance(self.players, bool):
+        if type(self.players) is not int or self.players not in (2, 3, 4):
             raise RulesError(f"players must be 2, 3 or 4, not {self.players!r}")
         for name in ("target_points", "kot_points", "hakem_koti_points"):
             v = getattr(self, name)

@@ -69,6 +69,7 @@ HEADER_CASES = [
     ({"players": 5}, "players"),
     ({"players": "4"}, "players"),
     ({"players": True}, "players"),
+    ({"players": 4.0}, "players"),
     ({"rules": {"target": 5}}, "unknown rules key"),
     ({"rules": {"target_points": 0}}, "target_points"),
     ({"rules": {"partner_draw": "yes"}}, "partner_draw"),

@@ -95,7 +95,7 @@ def _header(rec: dict[str, Any]) -> Game:
     if rec.get("format") != FORMAT:
         raise RecordError("bad_format", f"format must be {FORMAT!r}, not {json.dumps(rec.get('format'))}")
     n = rec.get("players")
-    if n not in (2, 3, 4) or isinstance(n, bool):
+    if type(n) is not int or n not in (2, 3, 4):  # 4.0 and true are not player counts
         raise RecordError("bad_format", f"players must be 2, 3 or 4, not {json.dumps(n)}")
     if "rules" in rec and not isinstance(rec["rules"], dict):
         raise RecordError("bad_format", f"rules must be an object, not {_kind(rec['rules'])}")
