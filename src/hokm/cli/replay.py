@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         summary = summarise_file(path)
         ok = ok and summary["ok"]
         if args.json:
-            sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+            sys.stdout.write(json.dumps(summary) + "\n")  # ASCII: safe on any terminal encoding
             sys.stdout.flush()
         else:
             _print_human(console, path, summary)
