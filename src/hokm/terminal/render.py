@@ -104,7 +104,9 @@ def header(view: SeatView, names: Sequence[str]) -> Text:
         t.append("\n  ")
         t.append(f"{side_name(view, side, names)}: ", style="bold" if side == view.side else None)
         t.append(f"{view.scores[side]}/{target} points")
-        t.append(f", {view.tricks[side]} tricks this hand" if view.trump is not None else "")
+        if view.trump is not None:
+            k = view.tricks[side]
+            t.append(f", {k} trick{'' if k == 1 else 's'} this hand")
     return t
 
 
@@ -129,14 +131,21 @@ def table_view(view: SeatView, names: Sequence[str], numbered: Sequence[Card] = 
     return Group(Text(), header(view, names), trick_text(view, names), hand_title, hand_lines(view, numbered))
 
 
+def tricks_summary(view: SeatView, tricks: Sequence[int], names: Sequence[str]) -> str:
+    """Tricks per side in words: "your team 7, their team 3" or "You 5, Right 8, Left 4"."""
+    if view.players == 4:
+        mine = view.side or 0
+        return f"your team {tricks[mine]}, their team {tricks[1 - mine]}"
+    return ", ".join(f"{names[s]} {tricks[s]}" for s in range(len(tricks)))
+
+
 def result_text(result: HandResult, view: SeatView, names: Sequence[str]) -> Text:
     """One hand's outcome: who took it, tricks, points, kot / Hâkem-koti."""
     assert result.winner is not None
     who = side_name(view, result.winner, names)
-    tricks = "-".join(str(x) for x in result.tricks)
-    t = Text()
+    t = Text("  ")
     t.append(f"{who} won the hand", style="bold green" if result.winner == view.side else "bold red")
-    t.append(f" (tricks {tricks})")
+    t.append(f" (tricks: {tricks_summary(view, result.tricks, names)})")
     if result.hakem_koti:
         t.append(" — Hâkem-koti!", style="bold yellow")
     elif result.kot:

@@ -222,9 +222,10 @@ class PlaySession:
 
     def announce_deal(self) -> None:
         view = self.view
-        hakem = "You are" if view.hakem == self.human else f"{self.name(view.hakem)} is"
-        self.say(Text(f"\n── Hand {view.hand_index + 1} ──  {hakem} Hâkem; "
-                      f"{self.names[view.dealer]} deals.", style="bold"))
+        hakem = "you are" if view.hakem == self.human else f"{self.names[view.hakem]} is"
+        dealer = "you deal" if view.dealer == self.human else f"{self.names[view.dealer]} deals"
+        self.say(Text(f"\n── Hand {view.hand_index + 1} ──  {hakem[0].upper()}{hakem[1:]} Hâkem; {dealer}.",
+                      style="bold"))
 
     def announce_bot(self, seat: int, action: Action) -> None:
         who = self.name(seat)
