@@ -61,7 +61,7 @@ class ActionDraw(_Model):
 Action = Annotated[Union[ActionPlay, ActionTrump, ActionDiscard, ActionDraw], Field(discriminator="type")]
 
 
-class PublicAction(BaseModel):
+class PublicAction(_Model):
     """An action as others see it: a discard shows only its size and a draw hides its choice.
 
     The acting seat itself receives the full action (``cards``, ``choice``).
@@ -121,13 +121,13 @@ class TableInfo(_Model):
     created_at: float
 
 
-class TrickJSON(BaseModel):
+class TrickJSON(_Model):
     leader: int
     cards: list[str]
     winner: int
 
 
-class ResultJSON(BaseModel):
+class ResultJSON(_Model):
     hakem: int
     trump: str | None
     tricks: list[int]
@@ -137,7 +137,7 @@ class ResultJSON(BaseModel):
     hakem_koti: bool = False
 
 
-class View(BaseModel):
+class View(_Model):
     """``SeatView.to_json()`` of the engine: what one seat (or a spectator, ``seat`` null) may know."""
 
     players: int
@@ -169,7 +169,7 @@ class View(BaseModel):
 
 
 # ----------------------------------------------------------------------------- table events
-class EvSeat(BaseModel):
+class EvSeat(_Model):
     """A seat changed hands: ``reason`` sit, leave, bot, takeover, reclaim, lost."""
 
     kind: Literal["seat"]
@@ -178,13 +178,13 @@ class EvSeat(BaseModel):
     info: SeatInfo
 
 
-class EvPresence(BaseModel):
+class EvPresence(_Model):
     kind: Literal["presence"]
     seat: int
     connected: bool
 
 
-class EvStart(BaseModel):
+class EvStart(_Model):
     """The game starts: the first Hâkem comes from the ace draw derived from hand 0's seeds."""
 
     kind: Literal["start"]
@@ -192,7 +192,7 @@ class EvStart(BaseModel):
     hakem_draw: dict[str, Any]
 
 
-class EvCommit(BaseModel):
+class EvCommit(_Model):
     """The server committed to the secret seed of hand ``hand``; seats may now send seeds for it."""
 
     kind: Literal["commit"]
@@ -200,27 +200,27 @@ class EvCommit(BaseModel):
     commit: str
 
 
-class EvSeed(BaseModel):
+class EvSeed(_Model):
     kind: Literal["seed"]
     seat: int
     hand: int
 
 
-class EvDeal(BaseModel):
+class EvDeal(_Model):
     kind: Literal["deal"]
     hand: int
     hakem: int
     commit: str
 
 
-class EvAction(BaseModel):
+class EvAction(_Model):
     kind: Literal["action"]
     seat: int
     action: PublicAction
     by: Literal["player", "bot", "timeout", "auto"]
 
 
-class EvTrick(BaseModel):
+class EvTrick(_Model):
     kind: Literal["trick"]
     hand: int
     leader: int
@@ -228,7 +228,7 @@ class EvTrick(BaseModel):
     winner: int
 
 
-class EvHandOver(BaseModel):
+class EvHandOver(_Model):
     kind: Literal["hand_over"]
     hand: int
     result: ResultJSON
@@ -236,7 +236,7 @@ class EvHandOver(BaseModel):
     fair: FairHand
 
 
-class EvGameOver(BaseModel):
+class EvGameOver(_Model):
     kind: Literal["game_over"]
     scores: list[int]
     winner: int
@@ -247,7 +247,7 @@ Event = Annotated[Union[EvSeat, EvPresence, EvStart, EvCommit, EvSeed, EvDeal, E
                         EvGameOver], Field(discriminator="kind")]
 
 
-class SeqEvent(BaseModel):
+class SeqEvent(_Model):
     seq: int
     at: float
     event: Event
@@ -311,14 +311,14 @@ CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
 # ----------------------------------------------------------------------------- server -> client
-class SWelcome(BaseModel):
+class SWelcome(_Model):
     v: int
     type: Literal["welcome"]
     player_id: str
     nickname: str
 
 
-class SState(BaseModel):
+class SState(_Model):
     """A full, fresh picture of a table (reply to ``join``). ``missed``: the events after the
     client's ``last_seq`` when the server still has them, else null (rebuild from ``view``)."""
 
@@ -334,7 +334,7 @@ class SState(BaseModel):
     missed: list[SeqEvent] | None
 
 
-class SEvent(BaseModel):
+class SEvent(_Model):
     """One table event, with the recipient's view after it."""
 
     v: int
@@ -348,26 +348,26 @@ class SEvent(BaseModel):
     deadline: Deadline | None
 
 
-class SHint(BaseModel):
+class SHint(_Model):
     v: int
     type: Literal["hint"]
     action: dict[str, Any]
     level: str
 
 
-class SSeedOk(BaseModel):
+class SSeedOk(_Model):
     v: int
     type: Literal["seed_ok"]
     hand: int
 
 
-class SPong(BaseModel):
+class SPong(_Model):
     v: int
     type: Literal["pong"]
     id: int | str | None = None
 
 
-class SMatched(BaseModel):
+class SMatched(_Model):
     """Public matchmaking found a table for this player; ``join`` it."""
 
     v: int
@@ -375,7 +375,7 @@ class SMatched(BaseModel):
     table: str
 
 
-class SError(BaseModel):
+class SError(_Model):
     """Something the client sent was refused. ``ref`` is the type of that message, when known."""
 
     v: int
@@ -395,13 +395,13 @@ class GuestRequest(_Model):
     nickname: str = Field(min_length=1, max_length=24)
 
 
-class GuestResponse(BaseModel):
+class GuestResponse(_Model):
     player_id: str
     nickname: str
     token: str = Field(description="keep it secret: it authenticates every call (Authorization: Bearer)")
 
 
-class Stats(BaseModel):
+class Stats(_Model):
     games: int
     wins: int
     kots: int
@@ -409,7 +409,7 @@ class Stats(BaseModel):
     rated_games: int
 
 
-class MeResponse(BaseModel):
+class MeResponse(_Model):
     player_id: str
     nickname: str
     stats: Stats
@@ -447,7 +447,7 @@ class QueueRequest(_Model):
     players: Literal[2, 3, 4] = 4
 
 
-class QueueStatus(BaseModel):
+class QueueStatus(_Model):
     status: Literal["idle", "queued", "matched"]
     players: int | None = None
     table: str | None = None
@@ -455,7 +455,7 @@ class QueueStatus(BaseModel):
     queued: int | None = Field(None, description="players waiting in this queue")
 
 
-class GameSummary(BaseModel):
+class GameSummary(_Model):
     game_id: str
     table_id: str
     mode: str
@@ -469,11 +469,11 @@ class GameSummary(BaseModel):
     ended_at: float
 
 
-class GamesResponse(BaseModel):
+class GamesResponse(_Model):
     games: list[GameSummary]
 
 
-class LeaderRow(BaseModel):
+class LeaderRow(_Model):
     rank: int
     player_id: str
     nickname: str
@@ -484,29 +484,29 @@ class LeaderRow(BaseModel):
     rated_games: int
 
 
-class LeaderboardResponse(BaseModel):
+class LeaderboardResponse(_Model):
     players: list[LeaderRow]
 
 
-class VerifyHand(BaseModel):
+class VerifyHand(_Model):
     hand: int
     ok: bool
     message: str
 
 
-class VerifyResponse(BaseModel):
+class VerifyResponse(_Model):
     ok: bool
     message: str
     hakem_draw_ok: bool | None
     hands: list[VerifyHand]
 
 
-class BotLevel(BaseModel):
+class BotLevel(_Model):
     name: str
     description: str
 
 
-class InfoResponse(BaseModel):
+class InfoResponse(_Model):
     v: int
     version: str
     bots: list[BotLevel]
@@ -517,7 +517,7 @@ class InfoResponse(BaseModel):
     max_frame_bytes: int
 
 
-class HttpError(BaseModel):
+class HttpError(_Model):
     v: int
     error: dict[str, str] = Field(description="{'code': ..., 'message': ...}")
 

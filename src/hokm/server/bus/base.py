@@ -1,0 +1,38 @@
+"""The event bus interface: fan-out of messages on named channels.
+
+Table actors publish each event on ``table:<id>`` (with every seat's redacted copy) and the
+WebSocket connections subscribed to it forward their own copy; ``player:<id>`` carries
+notifications such as a matchmaking result. In one process the bus is a set of queues
+(:mod:`.memory`); with several server nodes it is Redis pub/sub, behind the same interface.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, AsyncIterator
+
+
+class Subscription(ABC):
+    """Messages of one channel, in publish order, until :meth:`close`."""
+
+    @abstractmethod
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @property
+    @abstractmethod
+    def overflowed(self) -> bool:
+        """True when the reader fell too far behind and messages were dropped (it must resync)."""
+
+
+class Bus(ABC):
+    @abstractmethod
+    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+
+    @abstractmethod
+    async def subscribe(self, channel: str) -> Subscription: ...
+
+    async def close(self) -> None:
+        """Release connections (nothing to do in process)."""

@@ -1,0 +1,205 @@
+""":class:`Storage` over SQLAlchemy Core (async): SQLite through aiosqlite by default, PostgreSQL
+through asyncpg for scale-out. Only portable Core constructs are used.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed event survives the server
+process being killed at any moment (it is in the log before the commit returns), which is what
+restart-without-loss needs; only a power cut could drop the very last commits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from sqlalchemy import and_, delete, event, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from .base import EventRow, GameRow, PlayerRow, PlayerUpdate, Storage, StorageError, TableRow, TableUpdate
+from .metadata import game_players, games, metadata, players, table_events, table_members, tables
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class SqlStorage(Storage):
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine | None = None
+
+    async def init(self) -> None:
+        if self.url.startswith("sqlite"):
+            path = self.url.split(":///", 1)[-1]
+            if path and path != ":memory:":
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.engine = create_async_engine(self.url)
+        if self.engine.dialect.name == "sqlite":
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            await self.engine.dispose()
+
+    @property
+    def _e(self) -> AsyncEngine:
+        if self.engine is None:
+            raise RuntimeError("storage used before init()")
+        return self.engine
+
+    # ------------------------------------------------------------------ players
+    async def create_player(self, row: PlayerRow) -> None:
+        async with self._e.begin() as conn:
+            await conn.execute(insert(players).values(**row.__dict__))
+
+    @staticmethod
+    def _player(r: Any) -> PlayerRow:
+        return PlayerRow(**dict(r._mapping))
+
+    async def player_by_token_hash(self, token_hash: str) -> PlayerRow | None:
+        async with self._e.connect() as conn:
+            r = (await conn.execute(select(players).where(players.c.token_hash == token_hash))).first()
+        return None if r is None else self._player(r)
+
+    async def get_player(self, player_id: str) -> PlayerRow | None:
+        async with self._e.connect() as conn:
+            r = (await conn.execute(select(players).where(players.c.id == player_id))).first()
+        return None if r is None else self._player(r)
+
+    async def get_players(self, ids: list[str]) -> dict[str, PlayerRow]:
+        if not ids:
+            return {}
+        async with self._e.connect() as conn:
+            rows = (await conn.execute(select(players).where(players.c.id.in_(ids)))).all()
+        return {r.id: self._player(r) for r in rows}
+
+    async def leaderboard(self, limit: int) -> list[PlayerRow]:
+        ordinal = players.c.mu - 3 * players.c.sigma
+        q = select(players).where(players.c.games > 0).order_by(ordinal.desc(), players.c.id).limit(limit)
+        async with self._e.connect() as conn:
+            return [self._player(r) for r in (await conn.execute(q)).all()]
+
+    # ------------------------------------------------------------------ tables
+    @staticmethod
+    def _table(r: Any) -> TableRow:
+        d = dict(r._mapping)
+        d["config"] = json.loads(d["config"])
+        d["seats"] = json.loads(d["seats"])
+        return TableRow(**d)
+
+    async def create_table(self, row: TableRow) -> None:
+        values = dict(row.__dict__, config=_dumps(row.config), seats=_dumps(row.seats))
+        async with self._e.begin() as conn:
+            await conn.execute(insert(tables).values(**values))
+            await self._set_members(conn, row.id, row.seats)
+
+    async def _set_members(self, conn: Any, table_id: str, seats: list[dict[str, Any]]) -> None:
+        await conn.execute(delete(table_members).where(table_members.c.table_id == table_id))
+        rows = [{"table_id": table_id, "player_id": s["player_id"], "seat": s["seat"]}
+                for s in seats if s.get("player_id")]
+        if rows:
+            await conn.execute(insert(table_members), rows)
+
+    async def get_table(self, table_id: str) -> TableRow | None:
+        async with self._e.connect() as conn:
+            r = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
+        return None if r is None else self._table(r)
+
+    async def table_by_code(self, code: str) -> TableRow | None:
+        async with self._e.connect() as conn:
+            r = (await conn.execute(select(tables).where(tables.c.code == code))).first()
+        return None if r is None else self._table(r)
+
+    async def unfinished_tables(self) -> list[TableRow]:
+        async with self._e.connect() as conn:
+            rows = (await conn.execute(select(tables).where(tables.c.status != "over"))).all()
+        return [self._table(r) for r in rows]
+
+    async def tables_of_player(self, player_id: str, unfinished: bool = True) -> list[str]:
+        q = select(table_members.c.table_id).join(tables, tables.c.id == table_members.c.table_id).where(
+            table_members.c.player_id == player_id)
+        if unfinished:
+            q = q.where(tables.c.status != "over")
+        async with self._e.connect() as conn:
+            return [r[0] for r in (await conn.execute(q.order_by(tables.c.created_at))).all()]
+
+    async def append_events(self, table_id: str, events: list[EventRow], update_: TableUpdate | None = None) -> None:
+        if not events and update_ is None:
+            return
+        try:
+            async with self._e.begin() as conn:
+                if events:
+                    await conn.execute(insert(table_events), [
+                        {"table_id": table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
+                        for e in events])
+                values: dict[str, Any] = {}
+                if events:
+                    values["seq"] = events[-1].seq
+                    values["updated_at"] = events[-1].at
+                if update_ is not None:
+                    if update_.status is not None:
+                        values["status"] = update_.status
+                    if update_.game_id is not None:
+                        values["game_id"] = update_.game_id
+                    if update_.seats is not None:
+                        values["seats"] = _dumps(update_.seats)
+                        await self._set_members(conn, table_id, update_.seats)
+                if values:
+                    await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+        except IntegrityError as e:
+            raise StorageError(f"table {table_id}: event sequence {events[0].seq if events else '?'} "
+                               "is already taken") from e
+
+    async def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[EventRow]:
+        q = select(table_events).where(and_(table_events.c.table_id == table_id, table_events.c.seq > after)
+                                       ).order_by(table_events.c.seq)
+        if limit is not None:
+            q = q.limit(limit)
+        async with self._e.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [EventRow(r.table_id, r.seq, r.kind, json.loads(r.payload), r.at) for r in rows]
+
+    # ------------------------------------------------------------------ games
+    @staticmethod
+    def _game(r: Any) -> GameRow:
+        d = dict(r._mapping)
+        for k in ("names", "player_ids", "scores"):
+            d[k] = json.loads(d[k])
+        return GameRow(**d)
+
+    async def finish_game(self, game: GameRow, updates: list[PlayerUpdate]) -> None:
+        values = dict(game.__dict__, names=_dumps(game.names), player_ids=_dumps(game.player_ids),
+                      scores=_dumps(game.scores))
+        async with self._e.begin() as conn:
+            await conn.execute(insert(games).values(**values))
+            rows = [{"game_id": game.id, "seat": s, "player_id": p} for s, p in enumerate(game.player_ids) if p]
+            if rows:
+                await conn.execute(insert(game_players), rows)
+            for u in updates:
+                vals: dict[str, Any] = {"games": players.c.games + u.games, "wins": players.c.wins + u.wins,
+                                        "kots": players.c.kots + u.kots}
+                if u.rating is not None:
+                    vals.update(mu=u.rating[0], sigma=u.rating[1], rated_games=players.c.rated_games + 1)
+                await conn.execute(update(players).where(players.c.id == u.player_id).values(**vals))
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        async with self._e.connect() as conn:
+            r = (await conn.execute(select(games).where(games.c.id == game_id))).first()
+        return None if r is None else self._game(r)
+
+    async def recent_games(self, limit: int, player_id: str | None = None) -> list[GameRow]:
+        q = select(games)
+        if player_id is not None:
+            q = q.where(games.c.id.in_(select(game_players.c.game_id).where(game_players.c.player_id == player_id)))
+        async with self._e.connect() as conn:
+            rows = (await conn.execute(q.order_by(games.c.ended_at.desc()).limit(limit))).all()
+        return [self._game(r) for r in rows]

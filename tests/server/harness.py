@@ -1,0 +1,207 @@
+"""A real ``hokm serve`` process for tests, and WebSocket players that check every message.
+
+:class:`ServerProcess` starts the server on a free port (``--port 0``) with its own data folder
+and fast settings, and can stop it gently, ``kill -9`` it, and start it again on the same folder.
+:class:`Player` is a guest with an HTTP client and one WebSocket; every message it receives is
+validated against the protocol models and kept in :attr:`Player.log` for the leak checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from hokm.server.protocol import SERVER_MESSAGE
+
+FAST_ENV = {
+    "HOKM_BOT_DELAY": "0.002,0.01",
+    "HOKM_HAND_PAUSE": "0.02",
+    "HOKM_QUEUE_WAIT": "1.0",
+    "HOKM_ABSENT_GRACE": "30",
+    "HOKM_RATE_PER_SECOND": "2000",
+    "HOKM_RATE_BURST": "4000",
+    "HOKM_DEFAULT_BOT": "random",
+    "HOKM_HINT_BOT": "random",
+}
+WAIT = 20.0  # the longest any single wait in these tests may take
+
+
+class ServerProcess:
+    def __init__(self, data_dir: Path, **env: str) -> None:
+        self.data_dir = data_dir
+        self.env = {**os.environ, **FAST_ENV, **{k: str(v) for k, v in env.items()}}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = ""
+        self.port = 0
+
+    def start(self) -> "ServerProcess":
+        args = [sys.executable, "-m", "hokm.cli.main", "serve", "--data-dir", str(self.data_dir),
+                "--port", str(self.port), "--log-level", "warning"]
+        self._err = open(self.data_dir / "server.log", "ab")
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._err, env=self.env)
+        deadline = time.monotonic() + WAIT
+        line = b""
+        assert self.proc.stdout is not None
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if ready:
+                line = self.proc.stdout.readline()
+                if line.startswith(b"hokm server ready: "):
+                    self.url = line.split()[3].decode().rstrip("/")
+                    self.port = int(self.url.rsplit(":", 1)[1])
+                    return self
+            if self.proc.poll() is not None:
+                break
+        raise RuntimeError(f"the server did not start: {line!r}\n{self.log()}")
+
+    def log(self) -> str:
+        return (self.data_dir / "server.log").read_text(errors="replace")[-4000:]
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http", "ws", 1) + "/ws"
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(WAIT)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(WAIT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(WAIT)
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
+        if hasattr(self, "_err"):
+            self._err.close()
+
+
+class Player:
+    """A guest player: HTTP calls with its token, one WebSocket, a log of all it received."""
+
+    def __init__(self, server: ServerProcess, name: str, seed: int = 0) -> None:
+        self.server = server
+        self.name = name
+        self.rng = random.Random(seed)
+        self.token = ""
+        self.id = ""
+        self.http = httpx.AsyncClient(base_url=server.url, timeout=WAIT)
+        self.ws: Any = None
+        self.log: list[dict[str, Any]] = []
+        self.seq = 0
+        self.view: dict[str, Any] | None = None
+        self.seat: int | None = None
+        self.errors: list[dict[str, Any]] = []
+
+    async def signup(self) -> "Player":
+        r = await self.http.post("/api/guest", json={"nickname": self.name})
+        assert r.status_code == 201, r.text
+        d = r.json()
+        self.token, self.id = d["token"], d["player_id"]
+        self.http.headers["Authorization"] = f"Bearer {self.token}"
+        return self
+
+    async def api(self, method: str, path: str, body: Any = None, status: int = 200) -> Any:
+        r = await self.http.request(method, path, json=body)
+        assert r.status_code == status, f"{method} {path}: {r.status_code} {r.text}"
+        return r.json()
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT)
+        await self.send({"type": "hello", "token": self.token})
+        welcome = await self.recv()
+        assert welcome["type"] == "welcome", welcome
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        msg = json.loads(raw)
+        SERVER_MESSAGE.validate_python(msg)  # every message matches docs/protocol.md
+        self.log.append(msg)
+        if msg["type"] in ("state", "event"):
+            self.seq = max(self.seq, msg["seq"])
+            self.view = msg["view"]
+        if msg["type"] == "state":
+            self.seat = msg["seat"]
+        if msg["type"] == "error":
+            self.errors.append(msg)
+        return msg
+
+    async def join(self, table: str, last_seq: int | None = None) -> dict[str, Any]:
+        await self.send({"type": "join", "table": table, "last_seq": last_seq})
+        while True:
+            msg = await self.recv()
+            if msg["type"] == "state":
+                return msg
+
+    async def expect(self, pred: Any, timeout: float = WAIT) -> dict[str, Any]:
+        """Receive until a message satisfies ``pred`` (bounded by ``timeout`` seconds in all)."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the expected message did not come")
+            msg = await self.recv(left)
+            if pred(msg):
+                return msg
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        return view["legal"][self.rng.randrange(len(view["legal"]))]
+
+    async def play(self, *, until: Any = None, timeout: float = 120.0, act: bool = True) -> dict[str, Any]:
+        """Answer every decision with a random legal action until ``until(msg)`` (default: game over)."""
+        until = until or (lambda m: m["type"] == "event" and m["event"]["kind"] == "game_over")
+        end = time.monotonic() + timeout
+        answered = None
+        if self.view and self.view["legal"] and act:
+            answered = json.dumps(self.view, sort_keys=True)
+            await self.send({"type": "action", "action": self.choose(self.view), "seq": self.seq})
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: the game did not reach the goal in {timeout} s")
+            msg = await self.recv(left)
+            if until(msg):
+                return msg
+            if msg["type"] == "error":
+                answered = None
+                continue
+            view = msg.get("view")
+            if act and view and view["legal"]:
+                key = json.dumps(view, sort_keys=True)
+                if key != answered:
+                    answered = key
+                    await self.send({"type": "action", "action": self.choose(view), "seq": self.seq})
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+        await self.http.aclose()
+
+
+def game_over(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "event" and msg["event"]["kind"] == "game_over"
+
+
+def run(coro: Any, timeout: float = 240.0) -> Any:
+    """Run a test coroutine with an overall bound."""
+    return asyncio.run(asyncio.wait_for(coro, timeout))
