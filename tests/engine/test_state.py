@@ -81,3 +81,21 @@ def test_seeded_games_are_reproducible(players: int) -> None:
 def test_unseeded_games_differ() -> None:
     decks = {tuple(Game.new(Rules()).deck) for _ in range(5)}
     assert len(decks) == 5
+
+
+def test_copy_does_not_share_the_deal_generator():
+    from hokm.engine import Game, Phase, Rules
+
+    a = Game.new(Rules(players=4), seed=11)
+    b = Game.new(Rules(players=4), seed=11)
+    c = a.copy()
+    # play out the first hand in the copy and deal the next one there
+    while c.phase is not Phase.DEAL and not c.is_over:
+        c.apply(c.legal_actions()[0])
+    if c.phase is Phase.DEAL:
+        c.deal()
+    for g in (a, b):
+        while g.phase is not Phase.DEAL and not g.is_over:
+            g.apply(g.legal_actions()[0])
+        g.deal()
+    assert a.deck == b.deck

@@ -50,6 +50,9 @@ class _SuitSubsets(dict):
 _PLAYS_OF = _SuitSubsets(PLAYS)
 _CARDS_OF = _SuitSubsets(CARDS)
 _S0, _S1, _S2, _S3 = SUIT_MASKS
+#: Per card: its bit, and the mask of its suit (a table lookup is cheaper than shifting a Card).
+_BIT = tuple(1 << c for c in range(52))
+_SUIT_MASK_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
 #: The history entry of each card play, made once (entries are immutable, so sharing is safe).
 _PLAY_ENTRIES = tuple(("act", p) for p in PLAYS)
 
@@ -404,7 +407,7 @@ class Game:
             hand = self.hands[self.to_move]  # type: ignore[index]
             trick = self.trick
             if trick:
-                follow = hand & SUIT_MASKS[trick[0] // 13]
+                follow = hand & _SUIT_MASK_OF[trick[0]]
                 if follow:
                     return [*_PLAYS_OF[follow]]
             plays = _PLAYS_OF
@@ -426,7 +429,7 @@ class Game:
         hand = self.hands[self.to_move]  # type: ignore[index]
         trick = self.trick
         if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
+            follow = hand & _SUIT_MASK_OF[trick[0]]
             if follow:
                 return [*_CARDS_OF[follow]]
         cards = _CARDS_OF
@@ -523,17 +526,12 @@ class Game:
             mover: int = self.to_move  # type: ignore[assignment]
             if seat is None or seat == mover:
                 card = action.card
-                bit = 1 << card
+                bit = _BIT[card]
                 hands = self.hands
                 hand = hands[mover]
-                trick = self.trick
                 if hand & bit:
-                    if trick:
-                        led = SUIT_MASKS[trick[0] // 13]
-                        legal = bit & led or not hand & led
-                    else:
-                        legal = True
-                    if legal:
+                    trick = self.trick
+                    if not trick or bit & (led := _SUIT_MASK_OF[trick[0]]) or not hand & led:
                         self._history.append(_PLAY_ENTRIES[card])
                         self.actions.append(action)
                         hands[mover] = hand ^ bit
@@ -621,10 +619,14 @@ class Game:
         """The trick is full: the highest trump takes it, else the highest card of the suit led."""
         trick = self.trick
         n = self.n
-        cards = 0
-        for c in trick:
-            cards |= 1 << c
-        best = cards & SUIT_MASKS[self.trump] or cards & SUIT_MASKS[trick[0] // 13]  # type: ignore[index]
+        if n == 4:
+            a, b, c, d = trick
+            cards = _BIT[a] | _BIT[b] | _BIT[c] | _BIT[d]
+        else:
+            cards = 0
+            for c in trick:
+                cards |= _BIT[c]
+        best = cards & SUIT_MASKS[self.trump] or cards & _SUIT_MASK_OF[trick[0]]  # type: ignore[index]
         leader = self.leader
         winner = (leader + trick.index(CARDS[best.bit_length() - 1])) % n
         self.completed.append(TrickRecord(leader, tuple(trick), winner))
@@ -678,6 +680,9 @@ class Game:
         d = self._snapshot()
         d["_history"] = self._history.copy() if history else []
         d["_checkpoints"] = self._checkpoints.copy() if history else []
+        # A copy never shares the original's deal generator: dealing in a copy (search, what-if
+        # analysis) must not change the decks the original game will get.
+        d.pop("_rng", None)
         g.__dict__ = d
         return g
 
