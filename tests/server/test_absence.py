@@ -1,0 +1,130 @@
+"""Timers and absence: a bot decides on timeout, takes the seat, gives it back; reconnecting."""
+
+from __future__ import annotations
+
+import asyncio
+
+from .harness import Player, ServerProcess, game_over, run
+
+SHORT = {"trump": 0.4, "play": 0.4, "discard": 0.4, "draw": 0.4}
+
+
+def _kind(kind: str, **fields):  # noqa: ANN001, ANN202
+    def pred(m):  # noqa: ANN001, ANN202
+        return m["type"] == "event" and m["event"]["kind"] == kind and all(
+            m["event"].get(k) == v for k, v in fields.items())
+    return pred
+
+
+def test_timeouts_then_takeover_then_reclaim(server: ServerProcess) -> None:
+    async def main() -> None:
+        p = await Player(server, "sleepy").signup()
+        table = await p.api("POST", "/api/tables", {"mode": "computer", "players": 4, "bot": "random",
+                                                   "timers": SHORT}, status=201)
+        await p.connect()
+        state = await p.join(table["table_id"])
+        assert state["seat"] == 0
+        # We never answer: the first timeout is decided by a bot for us, the second hands the seat over.
+        first = await p.expect(_kind("action", seat=0, by="timeout"))
+        assert first["event"]["action"]["type"] in ("trump", "play")
+        await p.expect(_kind("action", seat=0, by="timeout"))
+        takeover = await p.expect(_kind("seat", seat=0, reason="takeover"))
+        info = takeover["event"]["info"]
+        assert info["auto"] and info["reclaim_until"] > takeover["at"] + 500
+        assert takeover["seats"][0]["connected"]  # present, but asleep
+        await p.expect(_kind("action", seat=0, by="auto"))
+        # Back: the seat is ours again and the next decision waits for us.
+        await p.send({"type": "back"})
+        back = await p.expect(_kind("seat", seat=0, reason="reclaim"))
+        assert not back["event"]["info"]["auto"]
+        msg = await p.expect(lambda m: m["type"] == "event" and m["deadline"] is not None
+                             and m["deadline"]["seat"] == 0)
+        assert msg["deadline"]["seconds"] == 0.4
+        await p.send({"type": "action", "action": p.view["legal"][0], "seq": p.seq})
+        mine = await p.expect(_kind("action", seat=0))
+        assert mine["event"]["by"] == "player"
+        await p.close()
+    run(main())
+
+
+def test_disconnect_takeover_reconnect_and_lost_seat(make_server) -> None:  # noqa: ANN001
+    server = make_server(HOKM_ABSENT_GRACE="0.5", HOKM_RECLAIM_WINDOW="3")
+
+    async def main() -> None:
+        host = await Player(server, "host").signup()
+        guest = await Player(server, "guest").signup()
+        table = await host.api("POST", "/api/tables", {"mode": "private", "players": 2}, status=201)
+        tid = table["table_id"]
+        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 1})
+        for p in (host, guest):
+            await p.connect()
+            await p.join(tid)
+        await host.api("POST", f"/api/tables/{tid}/start", {})
+        await guest.ws.close()  # the guest drops
+        await host.expect(_kind("presence", seat=1, connected=False))
+        takeover = await host.expect(_kind("seat", seat=1, reason="takeover"))
+        assert takeover["event"]["info"]["auto"]
+        # The guest comes back within the window with the last seq it saw: the seat returns.
+        await guest.connect()
+        state = await guest.join(tid, last_seq=guest.seq)
+        assert state["seat"] == 1 and state["missed"] is not None
+        assert [e["seq"] for e in state["missed"]] == list(range(guest.seq - len(state["missed"]) + 1,
+                                                                  state["seq"] + 1)) or state["missed"] == []
+        await host.expect(_kind("seat", seat=1, reason="reclaim"))
+        # It drops again and stays away past the reclaim window: the seat is lost for good.
+        await guest.ws.close()
+        await host.expect(_kind("seat", seat=1, reason="takeover"))
+        # The host does not answer meanwhile (20 s to play), so the game waits while the window runs out.
+        lost = await host.expect(_kind("seat", seat=1, reason="lost"), timeout=15)
+        assert lost["event"]["info"]["kind"] == "bot" and lost["event"]["info"]["player_id"] is None
+        await guest.connect()
+        state = await guest.join(tid)
+        assert state["seat"] is None and state["view"]["hand"] == []
+        err = await guest.expect(lambda m: m["type"] == "error")
+        assert err["code"] == "seat_lost"
+        await host.play()
+        for p in (host, guest):
+            await p.close()
+    run(main())
+
+
+def test_reconnect_mid_trick_gets_the_missed_events(server: ServerProcess) -> None:
+    async def main() -> None:
+        p = await Player(server, "flaky", seed=3).signup()
+        table = await p.api("POST", "/api/tables", {"mode": "computer", "players": 4, "bot": "random"}, status=201)
+        tid = table["table_id"]
+        await p.connect()
+        await p.join(tid)
+        # Play until a trick is under way and it is not our turn; then drop.
+        await p.play(until=lambda m: bool(m.get("view") and m["view"]["phase"] == "play"
+                                          and 0 < len(m["view"]["trick"]) and m["view"]["to_move"] == 1))
+        seen = p.seq
+        before = [m for m in p.log if m["type"] == "event"]
+        await p.ws.close()
+        await asyncio.sleep(0.5)  # bots play on until it is our turn again
+        await p.connect()
+        state = await p.join(tid, last_seq=seen)
+        missed = state["missed"]
+        assert missed, "bots played while we were away"
+        assert [e["seq"] for e in missed] == list(range(seen + 1, state["seq"] + 1))
+        kinds = {e["event"]["kind"] for e in missed}
+        assert "action" in kinds
+        # The missed plays bring the trick we left to the position the fresh view shows.
+        view = state["view"]
+        assert view["to_move"] == 0 and view["legal"]
+        played = [e["event"]["action"]["card"] for e in missed if e["event"]["kind"] == "action"]
+        on_table = [t["card"] for t in view["trick"]]
+        assert all(c in played for c in on_table[len(on_table) - min(len(on_table), len(played)):])
+        # A spectator-free full rebuild: without last_seq, no missed list but the same view.
+        other = await Player(server, "watcher").signup()
+        await other.connect()
+        watch = await other.join(tid)
+        assert watch["missed"] is None and watch["seat"] is None and watch["view"]["hand"] == []
+        assert watch["view"]["trick"] == view["trick"]
+        # And the reconnected player carries on to the end.
+        over = await p.play()
+        assert game_over(over)
+        assert before  # we had seen events before dropping
+        for q in (p, other):
+            await q.close()
+    run(main())
