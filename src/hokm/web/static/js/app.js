@@ -120,8 +120,8 @@ async function getInfo() {
 
 function levelsFrom(info) {
   const names = (info.bots || []).map((b) => b.name);
-  // Three friendly levels when the server has them; otherwise its own names.
-  const wanted = [["easy", ["random", "easy"]], ["medium", ["heuristic", "medium"]], ["hard", ["hard", "pimc", "search", "expert"]]];
+  // Three friendly levels, by the server's own level names when it has them.
+  const wanted = [["easy", ["easy", "heuristic", "random"]], ["medium", ["medium", "heuristic"]], ["hard", ["hard", "expert"]]];
   const out = [];
   for (const [label, candidates] of wanted) {
     const hit = candidates.find((c) => names.includes(c));
@@ -141,6 +141,7 @@ async function home() {
   const info = await getInfo();
   const levels = levelsFrom(info);
   let players = 4;
+  let target = 7;
   let level = (levels.find((l) => l.value === info.default_bot) || levels[Math.min(1, levels.length - 1)] || {}).value;
   const nick = h("input#nickname.input", { type: "text", maxlength: "24", autocomplete: "nickname", placeholder: t("nicknamePlaceholder"), value: settings.get("nickname") || "" });
   nick.addEventListener("change", () => settings.set("nickname", nick.value.trim()));
@@ -152,13 +153,13 @@ async function home() {
   const playBtn = h("button.btn.primary.big#play-computer", { type: "button" }, t("start"));
   playBtn.onclick = busy(playBtn, async () => {
     await ensureAuth();
-    const tbl = await api.post("/api/tables", { mode: "computer", players, bot: level || undefined });
+    const tbl = await api.post("/api/tables", { mode: "computer", players, bot: level || undefined, rules: { target_points: target } });
     location.hash = `#/table/${tbl.table_id}`;
   });
   const roomBtn = h("button.btn#create-room", { type: "button" }, t("createRoom"));
   roomBtn.onclick = busy(roomBtn, async () => {
     await ensureAuth();
-    const tbl = await api.post("/api/tables", { mode: "private", players, bot: level || undefined });
+    const tbl = await api.post("/api/tables", { mode: "private", players, bot: level || undefined, rules: { target_points: target } });
     location.hash = `#/room/${tbl.table_id}`;
   });
   const codeIn = h("input#room-code.input.code", { type: "text", maxlength: "12", autocapitalize: "characters", placeholder: t("roomCode"), "aria-label": t("roomCode") });
@@ -183,6 +184,8 @@ async function home() {
       segmented(t("players"), [2, 3, 4].map((n) => ({ value: n, label: num(n) })), players, (v) => { players = v; }),
       levels.length ? h("label.field-label", {}, t("difficulty")) : null,
       levels.length ? segmented(t("difficulty"), levels, level, (v) => { level = v; }) : null,
+      h("label.field-label", {}, t("target")),
+      segmented(t("target"), [3, 5, 7].map((n) => ({ value: n, label: num(n) })), target, (v) => { target = v; }),
       playBtn),
     h("section.card-panel", {},
       h("h2", {}, t("privateRoom")), roomBtn,

@@ -1,16 +1,25 @@
 // Tiny DOM helpers: build elements without a framework, and escape text for markup.
 
-/** h("button.card", {onclick, "aria-label": ...}, child, "text") */
+/** h("button#play.card.big", {onclick, "aria-label": ...}, child, "text"): tag, optional id, classes. */
 export function h(tag, attrs = {}, ...children) {
-  const [name, ...classes] = tag.split(".");
+  const idMatch = tag.match(/#([\w-]+)/);
+  const id = idMatch ? idMatch[1] : null;
+  const [name, ...classes] = tag.replace(/#[\w-]+/, "").split(".");
   const el = document.createElement(name || "div");
+  if (id) el.id = id;
   if (classes.length) el.className = classes.join(" ");
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "html") el.innerHTML = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "style" && typeof v === "object") {
+      // Custom properties (--x) need setProperty; plain assignment ignores them.
+      for (const [sk, sv] of Object.entries(v)) {
+        if (sk.startsWith("--")) el.style.setProperty(sk, String(sv));
+        else el.style[sk] = sv;
+      }
+    }
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {

@@ -10,7 +10,7 @@ export function flowerSvg(points, target = 7, label = "") {
   for (let i = 0; i < petals; i++) {
     const on = i < points;
     const a = (360 / petals) * i;
-    s += `<path d="M0 -8 L-10 -40 Q0 -50 10 -40 Z" transform="rotate(${a})" class="${on ? "petal on" : "petal"}"/>`;
+    s += `<path d="M0 -9 C-15 -18 -15 -38 0 -47 C15 -38 15 -18 0 -9Z" transform="rotate(${a})" class="${on ? "petal on" : "petal"}"/>`;
   }
   const done = points >= target;
   s += `<circle r="10" class="${done ? "core done" : "core"}"/>`;

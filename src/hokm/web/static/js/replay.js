@@ -68,10 +68,16 @@ function handWinner(n, tricks, played) {
   return -1;
 }
 
+/** The ace draw: cards are turned one to each seat in turn order from `start`; the first ace is Hâkem. */
+function firstAceSeat(draw, n) {
+  const i = draw.cards.findIndex((c) => c[0] === "A");
+  return (draw.start + Math.max(0, i)) % n;
+}
+
 /** Frames: one per hand start and one per trick, each with every seat's remaining cards. */
 export function framesOf(rec) {
   const n = rec.players;
-  let hakem = rec.hakem_draw ? rec.hakem_draw.hakem : rec.first_hakem;
+  let hakem = rec.hakem_draw ? firstAceSeat(rec.hakem_draw, n) : rec.first_hakem;
   const frames = [];
   rec.hands.forEach((hand, hi) => {
     const holding = dealt(rec, hand, hakem).map((cs) => cs.slice());

@@ -71,7 +71,8 @@ export class Table {
     e.status = h("div.status-line", { "aria-live": "polite" });
     e.felt = h("div.felt", {}, e.seats, e.trick, e.status);
     e.hand = h("div.hand", { role: "group", "aria-label": t("you") });
-    e.handWrap = h("div.hand-wrap", {}, e.hand);
+    e.probe = h("div.card-probe", { "aria-hidden": "true" });
+    e.handWrap = h("div.hand-wrap", {}, e.hand, e.probe);
     e.actions = h("div.action-bar");
     e.overlay = h("div.overlay", { hidden: true });
     e.banner = h("div.banner", { hidden: true, role: "alert" });
@@ -121,6 +122,12 @@ export class Table {
     if (msg.event) this.announceEvent(msg.event, v);
     if (!v) { this.renderSeats(); return; }
     this.view = v;
+    // The summary of the last hand stays up a moment, then the new hand takes the table.
+    if (this.el.overlay.dataset.kind === "hand" && v.phase !== "deal" && v.phase !== "over") {
+      const wait = this.summaryUntil - Date.now();
+      if (wait > 0 && !hurry) await sleep(wait);
+      this.closeModal("hand");
+    }
     const animate = prev && !hurry && settings.dur(100) > 0;
     if (animate && handKey(prev) === handKey(v) && prev.players === v.players) {
       const before = playsOf(prev), after = playsOf(v);
@@ -335,7 +342,7 @@ export class Table {
     const e = this.el;
     const cards = [...e.hand.children];
     const W = e.handWrap.clientWidth || window.innerWidth;
-    const cw = parseFloat(getComputedStyle(e.table).getPropertyValue("--card-w")) || 80;
+    const cw = e.probe.offsetWidth || 80; // the CSS card width, resolved for this viewport
     const ch = cw * 1.4;
     const minStep = 44;
     const n = cards.length;
@@ -604,9 +611,10 @@ export class Table {
       h("button.btn.primary", { type: "button", onclick: () => this.closeModal("hand") }, t("close"))];
     this.say(`${t("handWonBy", { side: this.sideName(r.winner) })}, ${pts}${r.kot ? ", " + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
     if (v.phase === "over") return; // the game summary follows at once
+    this.closeModal();
     this.openModal("hand", { title: t("handOver"), body }, { dismissable: true });
-    // The next hand is dealt by the server after a pause; the summary closes by itself then.
-    if (!hurry) await sleep(Math.max(600, settings.dur(1500)));
+    // The server deals the next hand after a pause; the summary closes by itself when it arrives.
+    this.summaryUntil = Date.now() + Math.max(800, settings.dur(2200));
   }
 
   showGameSummary(v) {

@@ -1,0 +1,271 @@
+"""The web table in a real browser against a real server: games, rooms, languages, settings, layout."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, act_once, shot, table_view
+
+pytestmark = pytest.mark.browser
+
+
+def start_vs_computer(page, *, players: int = 4, target: int = 3, level: str = "easy", nickname: str = "Sara"):  # type: ignore[no-untyped-def]
+    page.fill("#nickname", nickname)
+    page.locator(f"[aria-label='Players'] .seg[data-value='{players}'], [aria-label='تعداد بازیکن'] .seg[data-value='{players}']").click()
+    page.locator(f".seg[data-value='{level}']").click()
+    page.locator(f"[aria-label='Points to win'] .seg[data-value='{target}'], [aria-label='امتیاز برد'] .seg[data-value='{target}']").click()
+    page.click("#play-computer")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+
+
+def wait_view(page, predicate: str, timeout: float = 20000):  # type: ignore[no-untyped-def]
+    page.wait_for_function(f"() => {{ const v = window.hokmDebug && window.hokmDebug.table.view; return !!v && ({predicate}); }}",
+                           timeout=timeout)
+
+
+def game_over(page) -> bool:  # type: ignore[no-untyped-def]
+    return page.locator(".overlay[data-kind='game']").is_visible()
+
+
+def test_whole_game_against_bots_on_a_phone(server, open_page):
+    page = open_page(server + "/")
+    start_vs_computer(page, players=4, target=3)
+    kinds: list[str] = []
+    ways = iter(["keyboard", "drag"])  # the first two plays use the keyboard and a drag, the rest a tap
+    deadline = time.monotonic() + 240
+    shot_taken = False
+    while not game_over(page) and time.monotonic() < deadline:
+        view = table_view(page)
+        legal = (view or {}).get("legal") or []
+        if legal and legal[0]["type"] == "play":
+            way = next(ways, "tap")
+            before = len(view["hand"])
+            if way == "keyboard":
+                page.locator(".hand .card.playable").first.focus()
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("ArrowLeft")
+                page.keyboard.press("Enter")
+            elif way == "drag":
+                box = page.locator(".hand .card.playable").first.bounding_box()
+                assert box is not None
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20)
+                page.mouse.down()
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 60, steps=4)
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 160, steps=4)
+                page.mouse.up()
+            else:
+                kind = act_once(page)
+                if kind:
+                    kinds.append(kind)
+                page.wait_for_timeout(30)
+                continue
+            # keyboard and drag must have played a card
+            wait_view(page, f"v.hand.length < {before} || v.hand_index !== {view['hand_index']}", timeout=10000)
+            kinds.append(way)
+            if not shot_taken:
+                shot(page, "phone-en-4p-play")
+                shot_taken = True
+        else:
+            kind = act_once(page)
+            if kind:
+                kinds.append(kind)
+            page.wait_for_timeout(30)
+    assert game_over(page), f"the game did not finish in time (decisions: {len(kinds)})"
+    assert "keyboard" in kinds and "drag" in kinds and "play" in kinds
+    view = table_view(page)
+    assert view["phase"] == "over" and max(view["scores"]) >= 3
+    text = page.locator(".overlay[data-kind='game']").inner_text()
+    assert "Game over" in text and ("You won!" in text or "You lost" in text)
+    shot(page, "phone-en-4p-game-over")
+
+    # The finished game: replay it trick by trick, with every hand shown, and check its fairness.
+    page.locator(".overlay a", has_text="Replay").click()
+    page.wait_for_selector(".replay-board .replay-seat")
+    assert page.locator(".replay-seat").count() == 4
+    assert page.locator(".replay-hand .card-img").count() == 52  # all hands face up before the first trick
+    page.locator(".replay-controls .next").click()
+    assert "Trick 1" in page.locator(".replay-caption").inner_text()
+    assert page.locator(".replay-played .card-img").count() == 4
+    page.wait_for_selector(".replay-verify .fair-item")
+    assert page.locator(".replay-verify .fair-item[data-ok='false']").count() == 0
+    assert page.locator(".replay-verify .fair-item[data-ok='true']").count() >= 1
+    shot(page, "phone-en-replay")
+
+
+def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
+    page = open_page(server + "/", viewport=DESKTOP)
+    start_vs_computer(page, players=4, target=7, level="easy", nickname="Reza")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = table_view(page)
+        if view and view["phase"] == "play" and len(view["completed"]) >= 1 and view["to_move"] == view["seat"]:
+            break
+        if view and view["legal"] and view["legal"][0]["type"] != "play":
+            act_once(page)
+        elif view and view["legal"] and view["phase"] == "play" and not view["completed"]:
+            act_once(page)
+        page.wait_for_timeout(50)
+    before = table_view(page)
+    assert before["phase"] == "play" and before["completed"], "never reached the middle of a hand"
+    shot(page, "desktop-en-4p-mid-hand")
+    url = page.url
+    page.reload()
+    wait_view(page, "v.phase === 'play'")
+    after = table_view(page)
+    assert page.url == url
+    assert after["hand_index"] == before["hand_index"]
+    assert sorted(after["hand"]) == sorted(before["hand"])
+    assert len(after["completed"]) >= len(before["completed"])
+    # The cards are drawn from the view: the same hand is on screen.
+    shown = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(after["hand"])
+
+    # Losing the connection shows the banner; it goes away by itself when the server is back.
+    page.context.set_offline(True)
+    page.evaluate("() => window.hokmDebug.sock.ws.close()")
+    page.wait_for_selector(".banner:not([hidden])", timeout=5000)
+    assert "Reconnecting" in page.locator(".banner").inner_text()
+    page.context.set_offline(False)
+    page.wait_for_selector(".banner", state="hidden", timeout=15000)
+    wait_view(page, f"v.hand_index >= {after['hand_index']}")
+
+
+def test_private_room_with_two_browsers(server, open_page, browser):
+    host = open_page(server + "/", viewport=PHONE)
+    host.fill("#nickname", "Ali")
+    host.locator("[aria-label='Players'] .seg[data-value='2']").click()
+    host.click("#create-room")
+    host.wait_for_selector(".room-code")
+    code = host.locator(".room-code").inner_text().strip()
+    assert len(code) >= 6
+
+    guest = open_page(server + "/", viewport=DESKTOP)
+    guest.fill("#nickname", "Bahar")
+    guest.fill("#room-code", code)
+    guest.click("#join-room")
+    guest.wait_for_selector(".seat-row .sit")
+    guest.locator(".seat-row .sit").first.click()
+    host.wait_for_selector("#start-game:not([disabled])", timeout=10000)
+    assert "Bahar" in host.locator(".seat-list").inner_text()
+    shot(host, "phone-en-room")
+    host.click("#start-game")
+    for p in (host, guest):
+        p.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+
+    # Both play through the page until the first tricks are done.
+    deadline = time.monotonic() + 120
+    kinds: set[str] = set()
+    while time.monotonic() < deadline:
+        for p in (host, guest):
+            k = act_once(p)
+            if k:
+                kinds.add(k)
+        hv, gv = table_view(host), table_view(guest)
+        if hv and gv and len(hv["completed"]) >= 2 and len(gv["completed"]) >= 2:
+            break
+        host.wait_for_timeout(40)
+    assert {"trump", "discard", "draw", "play"} <= kinds
+    hv, gv = table_view(host), table_view(guest)
+    assert hv["seat"] != gv["seat"]
+    assert hv["completed"][:2] == gv["completed"][:2]
+    # Neither sees the other's cards.
+    assert not set(hv["hand"]) & set(gv["hand"])
+    names = host.locator(".seat .seat-name").all_inner_texts()
+    assert "Bahar" in names
+    shot(host, "phone-en-2p-room-game")
+    shot(guest, "desktop-en-2p-room-game")
+
+
+def test_persian_is_right_to_left_with_persian_text(server, open_page):
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR")
+    page.wait_for_selector("#nickname")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.evaluate("document.documentElement.lang") == "fa"
+    body = page.locator("body").inner_text()
+    assert "حکم" in body and "بازی با رایانه" in body
+    assert "۴" in body  # Persian digits
+    shot(page, "phone-fa-home")
+    page.fill("#nickname", "سارا")
+    page.locator(".seg[data-value='3']").first.click()
+    page.click("#play-computer")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        v = table_view(page)
+        if v and v["phase"] == "play" and v["legal"]:
+            break
+        act_once(page)
+        page.wait_for_timeout(50)
+    assert "حکم" in page.locator(".trump-badge").inner_text()
+    assert page.evaluate("getComputedStyle(document.body).fontFamily").startswith('"Vazirmatn"')
+    assert page.evaluate("document.fonts.check('16px Vazirmatn', 'حکم')")
+    shot(page, "phone-fa-3p-table")
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(200)
+    shot(page, "desktop-fa-3p-table")
+
+
+def test_settings_persist_across_reloads(server, open_page):
+    page = open_page(server + "/", viewport=DESKTOP, settings={"speed": "normal"})
+    page.wait_for_selector("#nickname")
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+    page.click(".settings-btn")
+    page.locator(".swatches[aria-label='Table'] [data-value='midnight']").click()
+    page.locator(".swatches[aria-label='Card faces'] [data-value='night']").click()
+    page.locator(".swatches[aria-label='Card backs'] [data-value='girih']").click()
+    page.locator(".segmented[aria-label='Animation speed'] [data-value='fast']").click()
+    page.locator(".sheet .lang-switch button[lang='fa']").click()
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    shot(page, "desktop-fa-settings")
+    page.reload()
+    page.wait_for_selector("#nickname")
+    assert page.evaluate("document.documentElement.dataset.theme") == "midnight"
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    stored = page.evaluate("JSON.parse(localStorage.getItem('hokm.settings.v1'))")
+    assert stored["faces"] == "night" and stored["backs"] == "girih" and stored["speed"] == "fast" and stored["lang"] == "fa"
+    page.click(".settings-btn")
+    assert page.locator(".swatches[aria-label='میز'] [data-value='midnight']").get_attribute("aria-checked") == "true"
+
+
+def test_phone_layout_targets_and_no_shift(server, open_page):
+    page = open_page(server + "/", viewport=PHONE)
+    start_vs_computer(page, players=3, target=7, nickname="Nima")
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        v = table_view(page)
+        if v and v["phase"] == "play" and v["legal"]:
+            break
+        act_once(page)
+        page.wait_for_timeout(50)
+    assert table_view(page)["legal"], "never got a card to play"
+    # Nothing wider than the phone.
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    # Every button is at least 44 px both ways.
+    small = page.evaluate("""() => [...document.querySelectorAll('button:not([hidden])')]
+        .filter(b => b.offsetParent && !b.closest('.hand'))
+        .map(b => [b.className, b.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 43.5 || r.height < 43.5).map(([c]) => c)""")
+    assert not small, f"touch targets under 44 px: {small}"
+    # Each card of the 17-card hand shows a strip at least 44 px wide that is its own.
+    strips = page.evaluate("""() => {
+        const cards = [...document.querySelectorAll('.hand .card')];
+        return cards.map((c, i) => {
+          const r = c.getBoundingClientRect();
+          const next = cards.slice(i + 1).map(n => n.getBoundingClientRect()).find(n => Math.abs(n.top - r.top) < 2);
+          return next ? next.left - r.left : r.width;
+        });
+    }""")
+    assert len(strips) == 17 and min(strips) >= 44, strips
+    boxes = "() => ['.felt', '.hand-wrap', '.table-bar'].map(s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.height]; })"
+    before = page.evaluate(boxes)
+    n = len(table_view(page)["hand"])
+    act_once(page)
+    wait_view(page, f"v.hand.length < {n}")
+    page.wait_for_timeout(300)
+    assert page.evaluate(boxes) == before, "the table moved when a card was played"
+    # Screen readers: the hand is a labelled group of labelled buttons, and plays are announced.
+    assert page.locator(".hand .card").first.get_attribute("aria-label")
+    page.wait_for_function("() => document.getElementById('announcer').textContent.length > 0", timeout=10000)
+    shot(page, "phone-en-3p-table")
