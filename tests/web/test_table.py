@@ -199,7 +199,7 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
         act_once(page)
         page.wait_for_timeout(50)
     assert "حکم" in page.locator(".trump-badge").inner_text()
-    assert page.evaluate("getComputedStyle(document.body).fontFamily").startswith('"Vazirmatn"')
+    assert "Vazirmatn" in page.evaluate("getComputedStyle(document.body).fontFamily").split(",")[0]
     assert page.evaluate("document.fonts.check('16px Vazirmatn', 'حکم')")
     shot(page, "phone-fa-3p-table")
     page.set_viewport_size(DESKTOP)
@@ -257,7 +257,7 @@ def test_phone_layout_targets_and_no_shift(server, open_page):
           return next ? next.left - r.left : r.width;
         });
     }""")
-    assert len(strips) == 17 and min(strips) >= 44, strips
+    assert len(strips) == len(table_view(page)["hand"]) >= 16 and min(strips) >= 44, strips
     boxes = "() => ['.felt', '.hand-wrap', '.table-bar'].map(s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.height]; })"
     before = page.evaluate(boxes)
     n = len(table_view(page)["hand"])

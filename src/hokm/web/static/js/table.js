@@ -358,7 +358,7 @@ export class Table {
       const r = Math.floor(i / perRow);
       const inRow = Math.min(perRow, n - r * perRow);
       const k = i - r * perRow;
-      const step = inRow > 1 ? Math.min(cw * 0.72, (W - cw - 8) / (inRow - 1)) : 0;
+      const step = inRow > 1 ? Math.min((W - cw - 8) / (inRow - 1), Math.max(minStep, cw * 0.72)) : 0;
       const start = (W - (cw + step * (inRow - 1))) / 2;
       el.style.setProperty("--x", `${start + k * step}px`);
       el.style.setProperty("--y", `${r * rowGap}px`);
