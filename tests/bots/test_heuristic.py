@@ -94,7 +94,7 @@ def test_do_not_undertrump_into_a_losing_ruff():
 
 def test_third_hand_plays_high():
     # Partner led low, the opponent covered; with the ace still out, seat 2 plays the king.
-    game = position(["3D", "8D", "KD 4D", "AD"], "S", "3D 8D")
+    game = position(["3D", "8D", "KD 4D 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", "AD"], "S", "3D 8D")
     assert decide(game) == "KD"
 
 
@@ -182,3 +182,8 @@ def test_throw_keeps_the_guard_of_a_king():
     # Void in diamonds behind the partner's ace: throw a club, not the small heart that guards KH.
     game = position(["5D 2S", "AD", "7D", "3S 4S KH 2H 2C 3C 4C 5C 6C 7C 8C 9C TC"], "S", "5D AD 7D")
     assert decide(game) == "2C"
+
+
+def test_third_hand_plays_the_cheaper_of_touching_honours():
+    game = position(["3D", "8D", "KD QD 4D 2C 3C 4C 5C 6C 7C 8C 9C TC JC", "AD"], "S", "3D 8D")
+    assert decide(game) == "QD"

@@ -112,3 +112,10 @@ def test_inference_is_true_of_the_hidden_state(players, seed):
             _check(game)
         seat = game.to_move
         game.apply(bots[seat].act(game.view(seat)), seat=seat)
+
+
+def test_lowest_equivalent_skips_cards_out_of_play(after_two_void_tricks):
+    m = Memory.from_view(after_two_void_tricks.view(2))
+    # Seat 2 holds QH JH TH 9H 8H 4H 2H; AH and KH are gone; 7H 6H 5H are still out.
+    assert m.lowest_equivalent(Card.parse("QH")) == Card.parse("8H")
+    assert m.lowest_equivalent(Card.parse("4H")) == Card.parse("2H")  # 3H was played

@@ -246,7 +246,9 @@ def _follow(t: _Table) -> int:
             return low_card(legal)
         if t.partner is not None and t.partner in t.after:
             return low_card(legal)  # second hand low: the partner still has the last word
-        return max(winners)  # bâlâ âmadan: make the next player pay for the trick
+        # bâlâ âmadan: make the next player pay for the trick, with the cheapest card as good as our best.
+        top = m.lowest_equivalent(max(winners))
+        return min(c for c in winners if c >= top)
 
     # Void in the suit led.
     if winners:  # these are trumps (or higher trumps over a ruff)

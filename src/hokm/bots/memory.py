@@ -121,6 +121,24 @@ class Memory:
         """Whether ``seat`` (not this one) could hold ``card``."""
         return bool(self.unseen >> card & 1) and not self.voids[seat] >> (card // 13) & 1
 
+    def lowest_equivalent(self, card: int) -> int:
+        """The lowest card of this seat's hand worth as much as ``card`` in the play to come.
+
+        Holding K and Q (or K and J with the Q gone), the lower card takes any trick the K would
+        take, so a player who must play high plays the lower one and keeps the higher. Cards
+        already out of play do not separate two of ours; an unseen card does.
+        """
+        base = card - card % 13
+        best = card
+        c = card - 1
+        while c >= base:
+            if self.hand >> c & 1:
+                best = c
+            elif self.unseen >> c & 1:
+                break
+            c -= 1
+        return best
+
     def may_hold_any(self, seat: int, mask: int) -> bool:
         """Whether ``seat`` could hold any card of ``mask`` (cards of one suit)."""
         cards = self.unseen & mask
