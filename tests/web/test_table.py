@@ -109,6 +109,9 @@ def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
         page.wait_for_timeout(50)
     before = table_view(page)
     assert before["phase"] == "play" and before["completed"], "never reached the middle of a hand"
+    # The hint button asks the server's hint bot; its card is lifted and outlined.
+    page.click(".hint-btn")
+    page.wait_for_selector(".hand .card.hinted.playable", timeout=15000)
     shot(page, "desktop-en-4p-mid-hand")
     url = page.url
     page.reload()
@@ -159,6 +162,12 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     kinds: set[str] = set()
     while time.monotonic() < deadline:
         for p in (host, guest):
+            v = table_view(p)
+            if v and v["legal"] and v["legal"][0]["type"] == "trump":
+                # The Hâkem chooses from his first five cards, shown in the chooser.
+                p.wait_for_selector(".overlay[data-kind='trump'] .five")
+                assert p.locator(".five .card-img").count() == 5 == len(v["hand"])
+                shot(p, "trump-chooser")
             k = act_once(p)
             if k:
                 kinds.add(k)

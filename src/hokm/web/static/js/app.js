@@ -31,7 +31,12 @@ function applyLook() {
 }
 
 settings.onChange((key) => {
-  if (key === "lang") { applyLang(); route(); }
+  if (key === "lang") {
+    // Redraw the screen in the new language; keep the settings sheet open if that is where it was chosen.
+    const inSettings = !!document.querySelector(".sheet.settings");
+    applyLang();
+    route().then(() => { if (inSettings) openSettings(); });
+  }
   if (key === "theme" || key === "speed") applyLook();
 });
 
@@ -346,12 +351,15 @@ async function tablePage(tableId) {
     },
     onEvent: (msg) => {
       if (msg.event.kind === "game_over") gameId = msg.event.game_id;
+      // Add our own randomness to the next shuffle, so the deck is not the server's choice alone.
+      if (msg.event.kind === "commit" && msg.view && msg.view.seat !== null) sock.send({ type: "seed", seed: randomHex(16) });
       if (tableInfo) tableInfo.status = msg.status;
       table.update({ view: msg.view, seats: msg.seats, deadline: msg.deadline, event: msg.event });
     },
     onHint: (msg) => table.showHint(msg.action),
     onError: (msg) => {
-      if (msg.code === "stale_seq" || msg.code === "rate_limited") return; // the next event sets things right
+      // The next event sets things right; a late seed simply does not count.
+      if (["stale_seq", "rate_limited", "seed_closed"].includes(msg.code) || msg.ref === "seed") return;
       toast(`${t("error")}: ${msg.message || msg.code}`, "error");
     },
   });
@@ -361,6 +369,12 @@ async function tablePage(tableId) {
   document.addEventListener("visibilitychange", wake);
   window.hokmDebug = { table, sock };
   return () => { sock.close(); table.destroy(); document.removeEventListener("visibilitychange", wake); };
+}
+
+function randomHex(bytes) {
+  const b = new Uint8Array(bytes);
+  crypto.getRandomValues(b);
+  return [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
 }
 
 async function downloadRecord(gameId) {

@@ -26,12 +26,9 @@ export async function checkHands(hands) {
     } else {
       const commit = fh.commit.toLowerCase();
       const seed = fh.server_seed;
-      // The seed is hex; the commitment is SHA-256 of its bytes.
+      // The seed is hex; the commitment is SHA-256 of its bytes (hokm.fairness.commitment).
       const isHex = /^[0-9a-fA-F]+$/.test(seed) && seed.length % 2 === 0;
-      const candidates = [];
-      if (isHex) candidates.push(await sha256Hex(hexToBytes(seed)));
-      candidates.push(await sha256Hex(new TextEncoder().encode(seed)));
-      item.ok = candidates.includes(commit);
+      item.ok = isHex && (await sha256Hex(hexToBytes(seed))) === commit;
     }
     out.push(item);
   }

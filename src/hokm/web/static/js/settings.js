@@ -49,6 +49,7 @@ export function onChange(fn) { listeners.add(fn); return () => listeners.delete(
 
 /** Milliseconds for an animation of nominal length ms, scaled by the speed setting. */
 export function dur(ms) {
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
   const f = { slow: 1.6, normal: 1, fast: 0.5, off: 0 }[current.speed] ?? 1;
   return Math.round(ms * f);
 }
