@@ -185,6 +185,7 @@ class MatchReport:
             "points_b": self._tot("points_b"),
             "sequences_by_a_wins": by_wins,
             "seconds_per_decision": {"a": _mean(times_a), "b": _mean(times_b)},
+            "median_seconds_per_decision": {"a": percentile(times_a, 0.5), "b": percentile(times_b, 0.5)},
             "p95_seconds_per_decision": {"a": percentile(times_a, 0.95), "b": percentile(times_b, 0.95)},
             "decisions": {"a": len(times_a), "b": len(times_b)},
             "forfeits": {"a": sum(f["party"] == "a" for f in forfeits),

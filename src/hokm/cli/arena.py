@@ -112,6 +112,8 @@ def print_summary(d: dict) -> None:
     table.add_row("points", str(d["points_a"]), str(d["points_b"]), "", "")
     spd, p95 = d["seconds_per_decision"], d["p95_seconds_per_decision"]
     table.add_row("ms/decision (mean)", f"{1000 * spd['a']:.3f}", f"{1000 * spd['b']:.3f}", "", "")
+    med = d["median_seconds_per_decision"]
+    table.add_row("ms/decision (median)", f"{1000 * med['a']:.3f}", f"{1000 * med['b']:.3f}", "", "")
     table.add_row("ms/decision (p95)", f"{1000 * p95['a']:.3f}", f"{1000 * p95['b']:.3f}", "", "")
     table.add_row("forfeits", str(d["forfeits"]["a"]), str(d["forfeits"]["b"]), "", "")
     console.print(table)
