@@ -86,6 +86,14 @@ class TrickRecord:
         return tuple((self.leader + i) % players for i in range(len(self.cards)))
 
 
+# The engine makes one TrickRecord per trick; filling the slots directly costs half of the frozen
+# dataclass's __init__ (which goes through object.__setattr__ three times). Same object, same fields.
+_new_trick_record = TrickRecord.__new__
+_set_trick_leader = TrickRecord.leader.__set__  # type: ignore[attr-defined]
+_set_trick_cards = TrickRecord.cards.__set__  # type: ignore[attr-defined]
+_set_trick_winner = TrickRecord.winner.__set__  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """The public outcome of one hand (also used for the hand in progress, ``finished=False``)."""
@@ -629,7 +637,11 @@ class Game:
         best = cards & SUIT_MASKS[self.trump] or cards & _SUIT_MASK_OF[trick[0]]  # type: ignore[index]
         leader = self.leader
         winner = (leader + trick.index(CARDS[best.bit_length() - 1])) % n
-        self.completed.append(TrickRecord(leader, tuple(trick), winner))
+        record = _new_trick_record(TrickRecord)
+        _set_trick_leader(record, leader)
+        _set_trick_cards(record, tuple(trick))
+        _set_trick_winner(record, winner)
+        self.completed.append(record)
         self.trick = []
         self.seat_tricks[winner] += 1
         side = winner % 2 if n == 4 else winner
