@@ -32,6 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a player may take the seat back (default 600)")
     parser.add_argument("--default-bot", default=None, help="bot level for public tables and standing in")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis for several nodes (leases, routing, bus); absent: one process (HOKM_REDIS_URL)")
+    parser.add_argument("--redis-prefix", default=None, help="prefix of Redis keys and channels (default hokm)")
+    parser.add_argument("--node-id", default=None, help="this node's name in the cluster (default host-pid-random)")
+    parser.add_argument("--lease-ttl", type=float, default=None,
+                        help="seconds before a dead node's tables may be taken over (default 5)")
+    parser.add_argument("--log-json", action="store_true", default=None, help="one JSON object per log line")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,14 +53,18 @@ def run(args: argparse.Namespace) -> int:
             allowed_origins=tuple(args.allow_origin) if args.allow_origin else None,
             bot_delay=tuple(args.bot_delay) if args.bot_delay else None, hand_pause=args.hand_pause,
             queue_wait=args.queue_wait, absent_grace=args.absent_grace, reclaim_window=args.reclaim_window,
-            default_bot=args.default_bot)
+            default_bot=args.default_bot, redis_url=args.redis_url, redis_prefix=args.redis_prefix,
+            node_id=args.node_id, lease_ttl=args.lease_ttl, log_json=args.log_json)
     except (TypeError, ValueError) as e:
         print(f"hokm serve: {e}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from ..server.ops import setup_logging
+
+    setup_logging(args.log_level, json_lines=config.log_json)
     app = create_app(config)
     server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port, ws_max_size=64 * 1024,
-                                           log_level=args.log_level, lifespan="on"))
+                                           log_level=args.log_level, lifespan="on", log_config=None,
+                                           timeout_graceful_shutdown=10))
 
     original_startup = server.startup
 

@@ -15,6 +15,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -29,6 +30,7 @@ from .botpool import BotPool, public_levels
 from .bus import open_bus
 from .config import ServerConfig
 from .lobby import Lobby
+from .ops import Metrics, MetricsMiddleware, instrument, ops_routes
 from .protocol import (
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
@@ -80,6 +82,11 @@ class Services:
         self.bus = open_bus(config.bus_url)
         self.bots = BotPool(config.bot_threads)
         self.lobby = Lobby(self.storage, self.bus, self.bots, config)
+        self.node: str | None = None
+        if config.redis_url:  # several nodes: leases, routing and takeover (hokm.server.cluster)
+            from .cluster import attach_cluster
+
+            attach_cluster(self)
 
     async def start(self) -> None:
         await self.storage.init()
@@ -98,6 +105,8 @@ class Services:
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig.from_env()
     services = Services(config)
+    metrics = Metrics(services)
+    instrument(services, metrics)
 
     def route(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
         async def wrapper(request: Request) -> Response:
@@ -284,6 +293,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await services.stop()
 
     routes: list[Any] = [
+        *ops_routes(services, metrics),
         Route("/api/health", route(health)),
         Route("/api/info", route(info)),
         Route("/api/guest", route(guest), methods=["POST"]),
@@ -309,6 +319,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     static = resources.files("hokm") / "web" / "static"
     if static.is_dir():
         routes.append(Mount("/", StaticFiles(directory=str(static), html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(MetricsMiddleware, metrics=metrics)])
     app.state.services = services
     return app

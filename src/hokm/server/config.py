@@ -26,6 +26,11 @@ class ServerConfig:
     data_dir: str = field(default_factory=_default_data_dir)
     database_url: str | None = None  # default: sqlite+aiosqlite:///<data_dir>/hokm.db
     bus_url: str = "memory://"
+    redis_url: str | None = None  # set: several nodes share tables through Redis (see hokm.server.cluster)
+    redis_prefix: str = "hokm"  # key and channel prefix in Redis, so deployments (or test runs) can share one
+    node_id: str | None = None  # default: host name, process id and a random suffix
+    lease_ttl: float = 5.0  # a table's owner must renew its Redis lease within this time or lose the table
+    log_json: bool = False  # one JSON object per log line (set by HOKM_LOG_JSON or --log-json)
     allowed_origins: tuple[str, ...] = ()
     default_bot: str | None = None  # default: the strongest of medium, heuristic, random that exists
     hint_bot: str | None = None

@@ -7,7 +7,11 @@ __all__ = ["Bus", "MemoryBus", "Subscription", "open_bus"]
 
 
 def open_bus(url: str) -> Bus:
-    """The bus for a URL: ``memory://`` (default). Redis arrives with the scale-out work."""
+    """The bus for a URL: ``memory://`` (default) or ``redis://host:port/db`` (several nodes)."""
     if url in ("memory://", "memory", ""):
         return MemoryBus()
-    raise ValueError(f"unsupported bus URL {url!r} (this build supports memory://)")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis import RedisBus
+
+        return RedisBus(url)
+    raise ValueError(f"unsupported bus URL {url!r} (memory:// or redis://...)")

@@ -137,6 +137,7 @@ class SqlStorage(Storage):
             return
         try:
             async with self._e.begin() as conn:
+                await self._guard(conn, table_id)
                 if events:
                     await conn.execute(insert(table_events), [
                         {"table_id": table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
@@ -158,6 +159,10 @@ class SqlStorage(Storage):
         except IntegrityError as e:
             raise StorageError(f"table {table_id}: event sequence {events[0].seq if events else '?'} "
                                "is already taken") from e
+
+    async def _guard(self, conn: Any, table_id: str) -> None:
+        """Hook inside the append transaction: table-ownership fencing (``hokm.server.cluster``) refuses
+        there a write from a node that no longer owns the table. One process owns every table: nothing."""
 
     async def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[EventRow]:
         q = select(table_events).where(and_(table_events.c.table_id == table_id, table_events.c.seq > after)

@@ -1,0 +1,157 @@
+"""The Redis bus: table events and player notifications reach every node through Redis pub/sub.
+
+Each node keeps **one** pub/sub connection and fans messages out to its local subscribers, so a
+node with thousands of WebSocket connections still holds a handful of Redis connections; a Redis
+channel is subscribed while at least one local reader wants it. :meth:`RedisBus.subscribe` returns
+only once Redis has confirmed the subscription: the WebSocket layer subscribes *then* takes the
+table state, and a message published in between must not be missed.
+
+Pub/sub is fire-and-forget, which is enough here: every event is in the database before it is
+published, and a client that misses messages (a node restart, a slow reader) gets a fresh
+``state`` when it joins again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from typing import Any, AsyncIterator
+
+from .base import Bus, Subscription
+
+log = logging.getLogger("hokm.server.bus")
+_END: dict[str, Any] = {"_end": True}
+
+
+class _RedisSubscription(Subscription):
+    def __init__(self, bus: "RedisBus", channel: str, maxsize: int) -> None:
+        self._bus, self._channel, self._maxsize = bus, channel, maxsize
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize + 1)
+        self._overflowed = self._closed = False
+
+    def _put(self, message: dict[str, Any]) -> None:
+        if self._closed:
+            return
+        if self._queue.qsize() >= self._maxsize:
+            self._overflowed = self._closed = True
+            self._queue.put_nowait(_END)
+            self._bus._drop(self._channel, self)
+            return
+        self._queue.put_nowait(message)
+
+    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
+        while True:
+            msg = await self._queue.get()
+            if msg is _END:
+                return
+            yield msg
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._bus._drop(self._channel, self)
+            self._queue.put_nowait(_END)
+
+    @property
+    def overflowed(self) -> bool:
+        return self._overflowed
+
+
+class RedisBus(Bus):
+    """:class:`Bus` over Redis pub/sub; channel names get ``<prefix>:`` in front."""
+
+    def __init__(self, url: str, prefix: str = "hokm", maxsize: int = 1000, client: Any = None) -> None:
+        import redis.asyncio as aioredis
+
+        self.url, self.prefix, self._maxsize = url, prefix, maxsize
+        self.redis = client if client is not None else aioredis.from_url(url)
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
+        self._subs: dict[str, set[_RedisSubscription]] = defaultdict(set)
+        self._confirm: dict[str, asyncio.Future[None]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self.published = 0
+
+    def _key(self, channel: str) -> str:
+        return f"{self.prefix}:{channel}"
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(self._key(channel), json.dumps(message, separators=(",", ":")))
+        self.published += 1
+
+    async def subscribe(self, channel: str) -> Subscription:
+        sub = _RedisSubscription(self, channel, self._maxsize)
+        async with self._lock:
+            first = channel not in self._subs
+            self._subs[channel].add(sub)
+            if first:
+                fut = asyncio.get_running_loop().create_future()
+                self._confirm[self._key(channel)] = fut
+                await self._pubsub.subscribe(self._key(channel))
+                if self._reader is None:
+                    self._reader = asyncio.ensure_future(self._read())
+            else:
+                fut = self._confirm.get(self._key(channel))
+        if fut is not None:
+            await asyncio.wait_for(asyncio.shield(fut), 10)
+        return sub
+
+    def _drop(self, channel: str, sub: _RedisSubscription) -> None:
+        subs = self._subs.get(channel)
+        if subs is None:
+            return
+        subs.discard(sub)
+        if not subs:
+            del self._subs[channel]
+            asyncio.ensure_future(self._unsubscribe(channel))
+
+    async def _unsubscribe(self, channel: str) -> None:
+        async with self._lock:
+            if channel not in self._subs:
+                try:
+                    await self._pubsub.unsubscribe(self._key(channel))
+                except Exception:  # noqa: BLE001 - closing: Redis may already be gone
+                    log.debug("unsubscribe %s failed", channel, exc_info=True)
+
+    async def _read(self) -> None:
+        strip = len(self.prefix) + 1
+        while True:
+            try:
+                msg = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis went away: redis-py reconnects and resubscribes
+                log.warning("redis bus read failed; retrying", exc_info=True)
+                await asyncio.sleep(0.2)
+                continue
+            if msg is None:
+                continue
+            name = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
+            if msg["type"] == "subscribe":
+                fut = self._confirm.pop(name, None)
+                if fut is not None and not fut.done():
+                    fut.set_result(None)
+                continue
+            if msg["type"] != "message":
+                continue
+            try:
+                data = json.loads(msg["data"])
+            except ValueError:
+                log.warning("dropped a message that is not JSON on %s", name)
+                continue
+            for sub in list(self._subs.get(name[strip:], ())):
+                sub._put(data)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                pass
+        try:
+            await self._pubsub.aclose()
+        finally:
+            await self.redis.aclose()

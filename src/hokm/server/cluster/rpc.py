@@ -1,0 +1,101 @@
+"""Requests to a table's owner node over the bus: ``rpc:<node>`` in, ``rpc-reply:<node>`` back.
+
+A connection may sit on any node while its table lives on one owner; what it asks of the table
+(join, act, leave, ...) travels to the owner as a small JSON request and the owner's table actor
+answers. Requests carry an id and the asker's reply channel; an answer that never comes (the owner
+died) ends in :class:`RpcTimeout`, and the caller looks the owner up again, taking the table over
+itself once the dead owner's lease has expired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from typing import Any, Awaitable, Callable
+
+from ..bus import Bus, Subscription
+
+log = logging.getLogger("hokm.server.cluster")
+Handler = Callable[[str, str, list[Any]], Awaitable[Any]]
+
+
+class RpcTimeout(Exception):
+    """The owner did not answer in time."""
+
+
+class RemoteError(Exception):
+    """The owner answered with an error: ``code`` is a protocol code, or ``not_owner``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class Rpc:
+    def __init__(self, bus: Bus, node: str, handler: Handler) -> None:
+        self.bus, self.node, self.handler = bus, node, handler
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subs: list[Subscription] = []
+        self._running: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        requests = await self.bus.subscribe(f"rpc:{self.node}")
+        replies = await self.bus.subscribe(f"rpc-reply:{self.node}")
+        self._subs = [requests, replies]
+        self._tasks = [asyncio.ensure_future(self._serve(requests)), asyncio.ensure_future(self._collect(replies))]
+
+    async def close(self) -> None:
+        for sub in self._subs:
+            await sub.close()
+        for t in self._tasks:
+            t.cancel()
+        for fut in self._waiting.values():
+            if not fut.done():
+                fut.set_exception(RpcTimeout("this node is shutting down"))
+
+    async def call(self, node: str, table_id: str, method: str, args: list[Any], timeout: float) -> Any:
+        rid = next(self._ids)
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = fut
+        try:
+            await self.bus.publish(f"rpc:{node}", {"id": rid, "from": self.node, "table": table_id,
+                                                   "method": method, "args": args})
+            return await asyncio.wait_for(fut, timeout)
+        except asyncio.TimeoutError:
+            raise RpcTimeout(f"node {node} did not answer {method} for table {table_id}") from None
+        finally:
+            self._waiting.pop(rid, None)
+
+    async def _serve(self, sub: Subscription) -> None:
+        async for req in sub:
+            task = asyncio.ensure_future(self._answer(req))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _answer(self, req: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"id": req.get("id")}
+        try:
+            reply["result"] = await self.handler(req["table"], req["method"], list(req.get("args") or []))
+        except RemoteError as e:
+            reply["error"] = {"code": e.code, "message": e.message}
+        except Exception as e:  # noqa: BLE001 - the asker must hear back whatever happened
+            code = getattr(e, "code", None)
+            if isinstance(code, str):
+                reply["error"] = {"code": code, "message": getattr(e, "message", str(e))}
+            else:
+                log.exception("table request %s failed", req.get("method"))
+                reply["error"] = {"code": "not_owner", "message": str(e)}
+        await self.bus.publish(f"rpc-reply:{req['from']}", reply)
+
+    async def _collect(self, sub: Subscription) -> None:
+        async for reply in sub:
+            fut = self._waiting.get(reply.get("id"))  # type: ignore[arg-type]
+            if fut is None or fut.done():
+                continue
+            if "error" in reply:
+                fut.set_exception(RemoteError(reply["error"]["code"], reply["error"]["message"]))
+            else:
+                fut.set_result(reply.get("result"))

@@ -1,0 +1,79 @@
+"""Versioned schema migrations (Alembic) for SQLite and PostgreSQL, run programmatically.
+
+:func:`upgrade` brings a database to the newest version; the cluster runs it at start-up and
+``python -m hokm.server.migrations URL`` runs it by hand. A database created before migrations
+existed (by ``metadata.create_all``, the single-process default) already holds the first version's
+tables: it is stamped at that version and then upgraded, rather than created twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import inspect
+from sqlalchemy.ext.asyncio import create_async_engine
+
+HERE = Path(__file__).resolve().parent
+BASELINE = "0001"
+
+
+def _config(connection: Any) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def _upgrade_sync(connection: Any, revision: str) -> None:
+    from alembic import command
+
+    cfg = _config(connection)
+    names = set(inspect(connection).get_table_names())
+    if "alembic_version" not in names and "table_events" in names:
+        command.stamp(cfg, BASELINE)
+    command.upgrade(cfg, revision)
+
+
+def _current_sync(connection: Any) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+async def upgrade(url: str, revision: str = "head") -> None:
+    """Migrate the database at ``url`` (an async SQLAlchemy URL) to ``revision``."""
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade_sync, revision)
+    finally:
+        await engine.dispose()
+
+
+async def current(url: str) -> str | None:
+    """The database's schema version (``None``: not under migrations yet)."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(_current_sync)
+    finally:
+        await engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m hokm.server.migrations DATABASE_URL", file=sys.stderr)
+        return 2
+    asyncio.run(upgrade(args[0]))
+    print(f"schema at {asyncio.run(current(args[0]))}")
+    return 0
