@@ -93,6 +93,21 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     assert page.locator(".replay-verify .fair-item[data-ok='true']").count() >= 1
     shot(page, "phone-en-replay")
 
+    # Home lists the finished game under the player's recent games.
+    page.goto(page.url.split("#")[0] + "#/")
+    page.wait_for_selector(".recent-item a[href^='#/replay/']")
+
+
+def test_quick_public_match_fills_with_bots(server, open_page):
+    page = open_page(server + "/")
+    page.fill("#nickname", "Omid")
+    page.locator("[aria-label='Players'] .seg[data-value='2']").click()
+    page.click("#quick-match")
+    # The server waits a moment for other players (1 s in these tests), then seats a bot.
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=30000)
+    view = table_view(page)
+    assert view["players"] == 2 and view["seat"] is not None
+
 
 def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
     page = open_page(server + "/", viewport=DESKTOP)
@@ -144,9 +159,13 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     code = host.locator(".room-code").inner_text().strip()
     assert len(code) >= 6
 
-    guest = open_page(server + "/", viewport=DESKTOP)
+    # The guest follows the invite link: the code is filled in, and a name is asked for first.
+    link = host.locator(".room p.small").inner_text().strip()
+    assert link.endswith("?join=" + code)
+    guest = open_page(server + "/?join=" + code, viewport=DESKTOP)
+    guest.wait_for_selector("#nickname")
+    assert guest.input_value("#room-code") == code
     guest.fill("#nickname", "Bahar")
-    guest.fill("#room-code", code)
     guest.click("#join-room")
     guest.wait_for_selector(".seat-row .sit")
     guest.locator(".seat-row .sit").first.click()
@@ -221,12 +240,20 @@ def test_settings_persist_across_reloads(server, open_page):
     page.wait_for_selector("#nickname")
     assert page.evaluate("document.documentElement.dir") == "ltr"
     page.click(".settings-btn")
+    for group in ("Table", "Card faces", "Card backs"):
+        assert page.locator(f".swatches[aria-label='{group}'] .swatch").count() >= 7
+    # Every design is a different picture.
+    faces = page.eval_on_selector_all(".swatches[aria-label='Card faces'] img", "els => els.map(e => e.src)")
+    backs = page.eval_on_selector_all(".swatches[aria-label='Card backs'] img", "els => els.map(e => e.src)")
+    assert len(set(faces)) == len(faces) >= 7 and len(set(backs)) == len(backs) >= 7
+    shot(page, "desktop-en-settings")
     page.locator(".swatches[aria-label='Table'] [data-value='midnight']").click()
     page.locator(".swatches[aria-label='Card faces'] [data-value='night']").click()
     page.locator(".swatches[aria-label='Card backs'] [data-value='girih']").click()
     page.locator(".segmented[aria-label='Animation speed'] [data-value='fast']").click()
     page.locator(".sheet .lang-switch button[lang='fa']").click()
     assert page.evaluate("document.documentElement.dir") == "rtl"
+    page.wait_for_selector(".sheet.settings")  # still open, now in Persian
     shot(page, "desktop-fa-settings")
     page.reload()
     page.wait_for_selector("#nickname")

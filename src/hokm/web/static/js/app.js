@@ -141,7 +141,8 @@ async function home() {
   const code = params.get("join");
   if (code) {
     history.replaceState(null, "", location.pathname + "#/");
-    return joinByCode(code);
+    // An invite link: go straight in when we already have a name, else ask for one first.
+    if (settings.get("nickname")) return joinByCode(code);
   }
   const info = await getInfo();
   const levels = levelsFrom(info);
@@ -167,7 +168,7 @@ async function home() {
     const tbl = await api.post("/api/tables", { mode: "private", players, bot: level || undefined, rules: { target_points: target } });
     location.hash = `#/room/${tbl.table_id}`;
   });
-  const codeIn = h("input#room-code.input.code", { type: "text", maxlength: "12", autocapitalize: "characters", placeholder: t("roomCode"), "aria-label": t("roomCode") });
+  const codeIn = h("input#room-code.input.code", { type: "text", maxlength: "12", autocapitalize: "characters", placeholder: t("roomCode"), "aria-label": t("roomCode"), value: code || "" });
   const joinBtn = h("button.btn#join-room", { type: "button" }, t("join"));
   joinBtn.onclick = busy(joinBtn, async () => {
     if (!codeIn.value.trim()) { toast(t("codeInvalid"), "error"); return; }
@@ -198,6 +199,7 @@ async function home() {
     h("section.card-panel", {}, h("h2", {}, t("quickMatch")), quickBtn),
     h("section.card-panel", {}, h("h2", {}, t("recentGames")), recent)));
   loadRecent(recent);
+  if (code) { nick.focus(); toast(t("nicknameFirst")); }
   return null;
 }
 

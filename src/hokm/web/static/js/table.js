@@ -128,17 +128,16 @@ export class Table {
       if (wait > 0 && !hurry) await sleep(wait);
       this.closeModal("hand");
     }
-    const animate = prev && !hurry && settings.dur(100) > 0;
-    if (animate && handKey(prev) === handKey(v) && prev.players === v.players) {
+    let fresh = [];
+    if (prev && handKey(prev) === handKey(v) && prev.players === v.players) {
       const before = playsOf(prev), after = playsOf(v);
       const isPrefix = before.length <= after.length && before.every((p, i) => p.card === after[i].card);
-      if (isPrefix && after.length > before.length) {
-        await this.animatePlays(prev, v, after.slice(before.length), before.length);
-      }
+      if (isPrefix) fresh = after.slice(before.length);
     }
+    if (fresh.length && !hurry && settings.dur(100) > 0) await this.animatePlays(prev, v, fresh);
+    else if (fresh.length) this.announcePlays(v, fresh);
     if (prev && prev.trump !== v.trump && v.trump) sound.play("trump");
     if (prev && handKey(prev) !== handKey(v) && v.phase !== "over") sound.play("deal");
-    if (prev && v.my_turn_changed) sound.play("turn");
     this.render();
     if (prev && v.results.length > prev.results.length) await this.showHandSummary(v, hurry);
     if (v.phase === "over" && (!prev || prev.phase !== "over")) this.showGameSummary(v);
@@ -646,7 +645,19 @@ export class Table {
     return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
   }
 
-  async animatePlays(prev, v, plays, startIndex) {
+  /** Without animation: one sound, and one announcement of what happened. */
+  announcePlays(v, plays) {
+    sound.play("play");
+    const parts = [];
+    for (const p of plays) {
+      parts.push(t("played", { name: this.nameOf(p.seat), card: cardName(p.card) }));
+      const tr = v.completed[p.trick];
+      if (tr && p.card === tr.cards[tr.cards.length - 1]) parts.push(t("trickTo", { name: this.nameOf(tr.winner) }));
+    }
+    this.say(parts.slice(-4).join(". "));
+  }
+
+  async animatePlays(prev, v, plays) {
     // Show the state just before, then add each new card with a flight from its player.
     let trickNo = prev.completed.length;
     for (const p of plays) {
