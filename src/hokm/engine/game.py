@@ -688,10 +688,20 @@ class Game:
 
     def copy(self, *, history: bool = True) -> "Game":
         """An independent copy (cheap: a few short lists). ``history=False`` drops undo data."""
+        # Search copies states by the million: one dict copy, then only the mutable lists.
         g = object.__new__(Game)
-        d = self._snapshot()
-        d["_history"] = self._history.copy() if history else []
-        d["_checkpoints"] = self._checkpoints.copy() if history else []
+        d = self.__dict__.copy()
+        for k in self._LIST_FIELDS:
+            d[k] = d[k].copy()
+        pending = d["_pending"]
+        if pending is not None:
+            d["_pending"] = pending.copy()
+        if history:
+            d["_history"] = d["_history"].copy()
+            d["_checkpoints"] = d["_checkpoints"].copy()
+        else:
+            d["_history"] = []
+            d["_checkpoints"] = []
         # A copy never shares the original's deal generator: dealing in a copy (search, what-if
         # analysis) must not change the decks the original game will get.
         d.pop("_rng", None)
