@@ -123,7 +123,7 @@ class Player:
         return r.json()
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT)
+        self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT, close_timeout=2, max_queue=4096)
         await self.send({"type": "hello", "token": self.token})
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome
@@ -183,6 +183,10 @@ class Player:
                 return msg
             if msg["type"] == "error":
                 answered = None
+                if msg["code"] == "rate_limited" and act and self.view and self.view["legal"]:
+                    await asyncio.sleep(0.1)  # slow down, then answer the current view again
+                    answered = json.dumps(self.view, sort_keys=True)
+                    await self.send({"type": "action", "action": self.choose(self.view), "seq": self.seq})
                 continue
             view = msg.get("view")
             if act and view and view["legal"]:

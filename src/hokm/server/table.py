@@ -481,12 +481,11 @@ class TableActor:
                 raise TableError("stale_seq", f"the game moved on since event {seq} (now at {self.last_game_seq}); "
                                               "act on the latest view")
             try:
-                parsed = action_from_json(action)
-                parsed = g.check(parsed, seat)
-            except ValueError as e:
-                raise TableError("bad_action", str(e)) from None
+                parsed = g.check(action_from_json(action), seat)
             except IllegalActionError as e:
                 raise TableError(e.code, str(e)) from None
+            except ValueError as e:
+                raise TableError("bad_action", str(e)) from None
             if self.seats[seat].auto:
                 await self._commit([self._reclaim(seat)])  # acting is being back
             await self._apply(seat, parsed, "player")

@@ -1,0 +1,187 @@
+"""A hostile client tries every bad input; each gets an error, and the table plays on unharmed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from .harness import WAIT, Player, run
+
+
+async def _closed_with(ws, code: int) -> None:  # noqa: ANN001
+    with pytest.raises(ConnectionClosed) as info:
+        for _ in range(50):
+            await asyncio.wait_for(ws.recv(), WAIT)
+    assert info.value.rcvd is not None and info.value.rcvd.code == code
+
+
+def test_bad_connections_are_refused(make_server) -> None:  # noqa: ANN001
+    server = make_server(HOKM_HELLO_TIMEOUT="0.5")
+
+    async def main() -> None:
+        # A browser page on another site may not open the socket.
+        with pytest.raises(InvalidStatus) as info:
+            await websockets.connect(server.ws_url, origin="http://evil.example", open_timeout=WAIT)
+        assert info.value.response.status_code == 403
+        own = await websockets.connect(server.ws_url, origin=server.url, open_timeout=WAIT)
+        await own.close()
+        # Something else than hello first.
+        ws = await websockets.connect(server.ws_url)
+        await ws.send(json.dumps({"type": "join", "table": "x"}))
+        assert json.loads(await ws.recv())["code"] == "auth_required"
+        await _closed_with(ws, 4001)
+        # A wrong token.
+        ws = await websockets.connect(server.ws_url)
+        await ws.send(json.dumps({"type": "hello", "token": "not-a-token"}))
+        assert json.loads(await ws.recv())["code"] == "unauthorized"
+        await _closed_with(ws, 4001)
+        # Silence.
+        ws = await websockets.connect(server.ws_url)
+        await _closed_with(ws, 4001)
+        # HTTP without or with a bad token, bad bodies, unknown paths.
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            r = await http.post("/api/tables", json={"mode": "computer"})
+            assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+            r = await http.get("/api/me", headers={"Authorization": "Bearer nope"})
+            assert r.status_code == 401
+            r = await http.post("/api/guest", content=b"{not json")
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+            r = await http.post("/api/guest", json={"nickname": "\u0000\u0001"})
+            assert r.status_code == 400
+            r = await http.post("/api/guest", json={"nickname": "x" * 500})
+            assert r.status_code == 400
+            r = await http.get("/api/nothing/here")
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+            r = await http.post("/api/verify", content=b"[1, 2]")
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_record"
+            token = (await http.post("/api/guest", json={"nickname": "eve"})).json()["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            for body, code in [({"mode": "computer", "players": 5}, "bad_request"),
+                               ({"mode": "computer", "rules": {"target_points": 0}}, "bad_rules"),
+                               ({"mode": "computer", "rules": {"partner_draw": True}}, "bad_rules"),
+                               ({"mode": "computer", "rules": {"surprise": 1}}, "bad_rules"),
+                               ({"mode": "computer", "bot": "oracle"}, "unknown_bot"),
+                               ({"mode": "computer", "players": 2, "seat": 3}, "no_such_seat"),
+                               ({"mode": "computer", "timers": {"play": 0}}, "bad_request"),
+                               ({"mode": "computer", "seed": "xyz"}, "bad_request"),
+                               ({"mode": "tournament"}, "bad_request")]:
+                r = await http.post("/api/tables", json=body, headers=auth)
+                assert r.status_code == 400 and r.json()["error"]["code"] == code, (body, r.text)
+            r = await http.get("/api/codes/AAAAAAAA", headers=auth)
+            assert r.status_code == 404
+    run(main())
+
+
+def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: ANN001
+    server = make_server(HOKM_RATE_PER_SECOND="20", HOKM_RATE_BURST="40", HOKM_FLOOD_LIMIT="60")
+
+    async def main() -> None:
+        honest = await Player(server, "honest", seed=1).signup()
+        eve = await Player(server, "eve", seed=2).signup()
+        table = await honest.api("POST", "/api/tables", {"mode": "private", "players": 2, "hints": False},
+                                 status=201)
+        tid = table["table_id"]
+        await eve.api("POST", f"/api/tables/{tid}/sit", {"seat": 1})
+        for p in (honest, eve):
+            await p.connect()
+            await p.join(tid)
+        await honest.api("POST", f"/api/tables/{tid}/start", {})
+        for p in (honest, eve):
+            await p.expect(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal")
+
+        async def refused(message, code: str) -> None:  # noqa: ANN001
+            await eve.ws.send(message if isinstance(message, str) else json.dumps(message))
+            err = await eve.expect(lambda m: m["type"] == "error")
+            assert err["code"] == code, (message, err)
+
+        if eve.view["to_move"] == eve.seat:  # the hostile one is whoever is not to move
+            honest, eve = eve, honest
+        view = eve.view
+        assert view is not None and view["to_move"] == honest.seat
+        others = [c for c in ("AS", "KH", "2C", "QD", "7S") if c not in view["hand"]]
+        await refused("not json at all", "bad_message")
+        await refused("[1, 2, 3]", "bad_message")
+        await refused({"type": "teleport"}, "unknown_type")
+        await refused({"no": "type"}, "unknown_type")
+        await refused({"type": "action", "v": 99, "action": {"type": "play", "card": "AS"}}, "bad_version")
+        await refused({"type": "action"}, "bad_message")
+        await refused({"type": "action", "action": {"type": "play", "card": "ZZ"}}, "bad_action")
+        await refused({"type": "action", "action": {"type": "play"}}, "bad_message")
+        await refused({"type": "action", "action": {"type": "trump", "suit": "S"}}, "not_your_turn")
+        await refused({"type": "action", "action": {"type": "play", "card": others[0]}}, "not_your_turn")
+        await refused({"type": "action", "action": {"type": "trump", "suit": "S"}, "seq": 1}, "stale_seq")
+        await refused({"type": "hint"}, "hints_disabled")
+        await refused({"type": "seed", "seed": "not hex"}, "bad_message")
+        await refused({"type": "hello", "token": eve.token}, "bad_message")
+        await refused({"type": "join", "table": "no-such-table"}, "not_found")
+        await refused("x" * 20_000, "too_large")
+        # A frame over the transport limit closes the connection.
+        big = await Player(server, "big").signup()
+        await big.connect()
+        await big.ws.send("y" * 70_000)
+        await _closed_with(big.ws, 1009)
+        # Eve's first decision: the wrong kind of action, cards she does not hold, the wrong count.
+        me = eve.seat
+        await honest.play(until=lambda m: bool(m.get("view") and m["view"]["to_move"] == me
+                                               and m["view"]["phase"] != "trump"), timeout=60)
+        await eve.expect(lambda m: m["type"] == "event" and m["seq"] == honest.seq)
+        hand = eve.view["hand"]
+        foreign = [c for c in ("AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC") if c not in hand]
+        if eve.view["phase"] == "discard":
+            await refused({"type": "action", "action": {"type": "play", "card": hand[0]}, "seq": eve.seq},
+                          "wrong_phase")
+            await refused({"type": "action", "action": {"type": "discard", "cards": foreign[:2]}, "seq": eve.seq},
+                          "bad_discard")
+            await refused({"type": "action", "action": {"type": "discard", "cards": hand[:4]}, "seq": eve.seq},
+                          "bad_discard")
+        # Then in trick play: a card she does not hold.
+        in_play = lambda m: bool(m.get("view") and m["view"]["to_move"] == me  # noqa: E731
+                                 and m["view"]["phase"] == "play")
+        if not in_play({"view": eve.view}):
+            await asyncio.gather(honest.play(until=in_play, timeout=60), eve.play(until=in_play, timeout=60))
+        hand = eve.view["hand"]
+        foreign = [c for c in ("AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC") if c not in hand]
+        await refused({"type": "action", "action": {"type": "play", "card": foreign[0]}, "seq": eve.seq},
+                      "not_in_hand")
+        trick = eve.view["trick"]
+        if trick:
+            led = trick[0]["card"][-1]
+            off = [c for c in hand if c[-1] != led]
+            if off and any(c[-1] == led for c in hand):
+                await refused({"type": "action", "action": {"type": "play", "card": off[0]}, "seq": eve.seq},
+                              "must_follow_suit")
+        # A spectator cannot act, even knowing the table.
+        watcher = await Player(server, "watcher").signup()
+        await watcher.connect()
+        await watcher.join(tid)
+        await watcher.send({"type": "action", "action": {"type": "play", "card": hand[0]}})
+        assert (await watcher.expect(lambda m: m["type"] == "error"))["code"] == "spectator"
+        await watcher.close()
+        # A flood is rate limited, then the connection is closed.
+        for _ in range(200):
+            try:
+                await eve.ws.send(json.dumps({"type": "ping"}))
+            except ConnectionClosed:
+                break
+        codes = set()
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(400):
+                m = json.loads(await asyncio.wait_for(eve.ws.recv(), WAIT))
+                if m["type"] == "error":
+                    codes.add(m["code"])
+        assert "rate_limited" in codes and closed.value.rcvd.code == 4008
+        # Eve comes back (a bot stood in meanwhile or not) and the game finishes normally.
+        eve.ws = None
+        await eve.connect()
+        await eve.join(tid)
+        overs = await asyncio.gather(honest.play(), eve.play())
+        record = await honest.api("GET", f"/api/games/{overs[0]['event']['game_id']}/record")
+        assert (await honest.api("POST", "/api/verify", record))["ok"]
+        for p in (honest, eve, big):
+            await p.close()
+    run(main())
