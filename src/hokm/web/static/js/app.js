@@ -356,7 +356,7 @@ async function tablePage(tableId) {
       // Add our own randomness to the next shuffle, so the deck is not the server's choice alone.
       if (msg.event.kind === "commit" && msg.view && msg.view.seat !== null) sock.send({ type: "seed", seed: randomHex(16) });
       if (tableInfo) tableInfo.status = msg.status;
-      table.update({ view: msg.view, seats: msg.seats, deadline: msg.deadline, event: msg.event });
+      table.update({ view: msg.view, seats: msg.seats, deadline: msg.deadline, event: msg.event, serverAt: msg.at });
     },
     onHint: (msg) => table.showHint(msg.action),
     onError: (msg) => {

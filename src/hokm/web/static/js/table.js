@@ -114,7 +114,9 @@ export class Table {
 
   async apply(msg, hurry) {
     if (msg.seats) this.seats = msg.seats;
-    if ("deadline" in msg) this.deadline = msg.deadline ? { ...msg.deadline, recv: Date.now() } : null;
+    // Deadlines are in server time; events carry the server's clock, so measure the difference once.
+    if (msg.serverAt) this.skew = msg.serverAt * 1000 - Date.now();
+    if ("deadline" in msg) this.deadline = msg.deadline ? { ...msg.deadline } : null;
     if (msg.info) this.info = msg.info;
     if (msg.mySeat !== undefined) this.mySeat = msg.mySeat;
     const prev = this.view;
@@ -256,7 +258,7 @@ export class Table {
       const s = Number(seatEl.dataset.seat);
       const ring = seatEl.querySelector(".timer-ring");
       if (!d || d.seat !== s) { seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing"); continue; }
-      const left = Math.max(0, d.at * 1000 - Date.now());
+      const left = Math.max(0, d.at * 1000 - this.now());
       const frac = d.seconds > 0 ? Math.min(1, left / (d.seconds * 1000)) : 0;
       seatEl.classList.add("timing");
       seatEl.classList.toggle("urgent", left < 5000);
@@ -264,8 +266,11 @@ export class Table {
       if (ring) ring.title = t("timer", { n: Math.ceil(left / 1000) });
     }
     const mine = d && this.view && d.seat === this.view.seat;
-    if (this.el.timerText) this.el.timerText.textContent = mine ? t("timer", { n: Math.ceil(Math.max(0, d.at * 1000 - Date.now()) / 1000) }) : "";
+    if (this.el.timerText) this.el.timerText.textContent = mine ? t("timer", { n: Math.ceil(Math.max(0, d.at * 1000 - this.now()) / 1000) }) : "";
   }
+
+  /** The server's clock as best we know it (ms). */
+  now() { return Date.now() + (this.skew || 0); }
 
   slotStyle(pos) {
     return { bottom: [50, 64], top: [50, 36], left: [33, 50], right: [67, 50] }[pos];

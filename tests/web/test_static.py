@@ -1,0 +1,52 @@
+"""The web table's files, checked without a browser: they ship in the package and hang together."""
+
+from __future__ import annotations
+
+import re
+
+from hokm.web import static_dir
+
+STATIC = static_dir()
+
+
+def _strings(lang: str) -> set[str]:
+    text = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
+    block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", text, re.S)
+    assert block, f"no {lang} block in i18n.js"
+    return set(re.findall(r"^\s{4}(\w+):", block.group(1), re.M))
+
+
+def test_the_page_and_its_modules_are_in_the_package():
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    for ref in re.findall(r'(?:src|href)="([^"#:]+)"', index):
+        assert (STATIC / ref).is_file(), f"index.html refers to a missing file: {ref}"
+    for module in (STATIC / "js").glob("*.js"):
+        for ref in re.findall(r'from "(\./[^"]+)"', module.read_text(encoding="utf-8")):
+            assert (module.parent / ref).resolve().is_file(), f"{module.name} imports a missing module: {ref}"
+
+
+def test_persian_and_english_have_the_same_strings():
+    en, fa = _strings("en"), _strings("fa")
+    assert len(en) > 100
+    assert en - fa == set(), f"missing in Persian: {sorted(en - fa)}"
+    assert fa - en == set(), f"missing in English: {sorted(fa - en)}"
+
+
+def test_the_shipped_font_carries_its_free_licence():
+    assert (STATIC / "fonts" / "vazirmatn-variable.woff2").stat().st_size > 10_000
+    licence = (STATIC / "fonts" / "Vazirmatn-OFL.txt").read_text(encoding="utf-8")
+    assert "SIL Open Font License" in licence
+
+
+def test_seven_designs_of_each_kind():
+    cards = (STATIC / "js" / "cards.js").read_text(encoding="utf-8")
+    themes = (STATIC / "js" / "themes.js").read_text(encoding="utf-8")
+
+    def keys(text: str, name: str) -> list[str]:
+        block = re.search(rf"export const {name} = \{{\n(.*?)\n\}};", text, re.S)
+        assert block, name
+        return re.findall(r"^  (\w+): \{", block.group(1), re.M)
+
+    assert len(keys(cards, "FACE_DESIGNS")) >= 7
+    assert len(keys(cards, "BACK_DESIGNS")) >= 7
+    assert len(keys(themes, "THEMES")) >= 7
