@@ -110,7 +110,8 @@ def test_quick_public_match_fills_with_bots(server, open_page):
 
 
 def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
-    page = open_page(server + "/", viewport=DESKTOP)
+    # With animations on: cards fly in, full tricks sweep to their winner.
+    page = open_page(server + "/", viewport=DESKTOP, settings={"speed": "fast"})
     start_vs_computer(page, players=4, target=7, level="easy", nickname="Reza")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -227,6 +228,8 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
         act_once(page)
         page.wait_for_timeout(50)
     assert "حکم" in page.locator(".trump-badge").inner_text()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.querySelector('.table').getBoundingClientRect().width") <= PHONE["width"]
     assert "Vazirmatn" in page.evaluate("getComputedStyle(document.body).fontFamily").split(",")[0]
     assert page.evaluate("document.fonts.check('16px Vazirmatn', 'حکم')")
     shot(page, "phone-fa-3p-table")

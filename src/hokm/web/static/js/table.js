@@ -158,8 +158,9 @@ export class Table {
   nameOf(seat) {
     const s = this.seats && this.seats[seat];
     if (this.view && seat === this.view.seat) return t("you");
-    if (s && s.name) return s.name;
+    // Bots get a name in the page's language rather than the server's English label.
     if (s && s.kind === "bot") return `${t("bot")} ${num(seat + 1)}`;
+    if (s && s.name) return s.name;
     return t("seatName", { n: seat + 1 });
   }
 
