@@ -10,7 +10,13 @@ trump, the 2-player discards and draws; bridge's deal and a random auction) runs
 Passed-out bridge deals have no play and are skipped.
 
 The two games are measured in alternating rounds so that load from other processes on a shared
-machine falls on both alike; the figures are total card plays over total timed seconds.
+machine falls on both alike; the figures are total card plays over total timed seconds. The clock is
+this process's CPU time by default (``--clock cpu``), which a busy machine disturbs far less than
+wall time (``--clock wall``); both games always use the same clock.
+
+For scale, the report also gives the *loop floor*: the same loop driven through a stub whose
+``legal_actions`` returns a fixed five-move list and whose ``apply`` only counts. No engine written
+in Python can go faster than that loop, whatever its rules code does.
 """
 
 from __future__ import annotations
@@ -50,10 +56,13 @@ class Tally:
         return self.hands / self.seconds if self.seconds else 0.0
 
 
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = time.process_time
+
+
 def hokm_round(rules: Rules, rng: random.Random, seconds: float, tally: Tally) -> None:
     """Play random Hokm hands for about ``seconds`` of timed play, adding to ``tally``."""
     rnd = rng.random
-    clock = time.perf_counter
     play = Phase.PLAY
     spent = 0.0
     while spent < seconds:
@@ -89,7 +98,6 @@ def load_bridge() -> Any | None:
 def bridge_round(game: Any, rng: random.Random, seconds: float, tally: Tally) -> None:
     """Play random bridge deals for about ``seconds`` of timed card play, adding to ``tally``."""
     rnd = rng.random
-    clock = time.perf_counter
     spent = 0.0
     while spent < seconds:
         t0 = clock()
@@ -118,9 +126,50 @@ def bridge_round(game: Any, rng: random.Random, seconds: float, tally: Tally) ->
         tally.plays += plays
 
 
+class _Stub:
+    """The cheapest object the benchmark loop can drive: 44 plays a hand (a typical 4-player hand)."""
+
+    def __init__(self) -> None:
+        self.phase = Phase.PLAY
+        self.left = 44
+        self.moves = [0, 1, 2, 3, 4]
+
+    def legal_actions(self) -> list[int]:
+        return [*self.moves]
+
+    def apply(self, action: int) -> None:
+        self.left -= 1
+        if not self.left:
+            self.phase = Phase.OVER
+
+
+def floor_round(rng: random.Random, seconds: float, tally: Tally) -> None:
+    """The benchmark loop over :class:`_Stub`: what the loop itself costs in this interpreter."""
+    rnd = rng.random
+    play = Phase.PLAY
+    spent = 0.0
+    while spent < seconds:
+        game = _Stub()
+        t1 = clock()
+        plays = 0
+        while game.phase is play:
+            actions = game.legal_actions()
+            game.apply(actions[int(rnd() * len(actions))])
+            plays += 1
+        t2 = clock()
+        tally.seconds += t2 - t1
+        spent += t2 - t1
+        tally.hands += 1
+        tally.plays += plays
+
+
 def measure(players: int = 4, seconds: float = 3.0, seed: int = 1, rounds: int = 6,
-            openspiel: bool = True) -> dict[str, Any]:
+            openspiel: bool = True, clock_name: str = "cpu") -> dict[str, Any]:
     """Run the comparison and return the figures as a JSON-ready dict."""
+    global clock
+    if clock_name not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock_name!r}")
+    clock = CLOCKS[clock_name]
     if players not in (2, 3, 4):
         raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
     if not seconds > 0:
@@ -129,7 +178,7 @@ def measure(players: int = 4, seconds: float = 3.0, seed: int = 1, rounds: int =
         raise ValueError(f"rounds must be at least 1, not {rounds!r}")
     rules = Rules(players=players)
     bridge = load_bridge() if openspiel else None
-    hokm, spiel = Tally(), Tally()
+    hokm, spiel, floor = Tally(), Tally(), Tally()
     hokm_rng, spiel_rng = random.Random(seed), random.Random(seed)
     # A short warm-up so that first-use costs (imports, caches) are not timed.
     hokm_round(rules, random.Random(seed + 1), 0.05, Tally())
@@ -139,11 +188,13 @@ def measure(players: int = 4, seconds: float = 3.0, seed: int = 1, rounds: int =
         hokm_round(rules, hokm_rng, seconds / rounds, hokm)
         if bridge is not None:
             bridge_round(bridge, spiel_rng, seconds / rounds, spiel)
+        floor_round(spiel_rng, seconds / rounds / 5, floor)
     result: dict[str, Any] = {
         "players": players,
         "seconds": seconds,
         "seed": seed,
         "rounds": rounds,
+        "clock": clock_name,
         "hokm_plays_per_s": round(hokm.plays_per_s, 1),
         "hokm_hands_per_s": round(hokm.hands_per_s, 1),
         "hokm": asdict(hokm),
@@ -151,6 +202,7 @@ def measure(players: int = 4, seconds: float = 3.0, seed: int = 1, rounds: int =
         "openspiel_hands_per_s": None,
         "openspiel": None,
         "ratio": None,
+        "loop_floor_plays_per_s": round(floor.plays_per_s, 1),
         "python": platform.python_version(),
         "openspiel_game": None,
         "openspiel_missing": bridge is None and openspiel,
@@ -173,6 +225,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="Hokm players (default 4)")
     parser.add_argument("--rounds", type=int, default=6,
                         help="alternating rounds per game, so load on a shared machine hits both (default 6)")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="cpu",
+                        help="cpu: this process's CPU time (steady on a busy machine, default); wall: elapsed time")
     parser.add_argument("--no-openspiel", action="store_true", help="measure Hokm alone")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -183,7 +237,8 @@ def _fmt(x: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        r = measure(args.players, args.seconds, args.seed, args.rounds, openspiel=not args.no_openspiel)
+        r = measure(args.players, args.seconds, args.seed, args.rounds, openspiel=not args.no_openspiel,
+                    clock_name=args.clock)
     except ValueError as e:
         print(f"hokm bench engine: {e}", file=sys.stderr)
         return 2
@@ -193,7 +248,8 @@ def run(args: argparse.Namespace) -> int:
     if r["openspiel_missing"]:
         print("pyspiel is not installed (pip install open-spiel): measuring Hokm alone", file=sys.stderr)
     h, o = r["hokm"], r["openspiel"]
-    print(f"Random playouts, card play only (deal and trump/auction untimed), {r['rounds']} alternating rounds")
+    print(f"Random playouts, card play only (deal and trump/auction untimed), {r['rounds']} alternating rounds, "
+          f"{r['clock']} time")
     print(f"{'':<28}{'plays/s':>12}{'hands/s':>10}{'plays':>10}{'hands':>8}{'timed s':>9}")
     print(f"{'hokm, ' + str(r['players']) + ' players':<28}{_fmt(r['hokm_plays_per_s']):>12}"
           f"{_fmt(r['hokm_hands_per_s']):>10}{h['plays']:>10}{h['hands']:>8}{h['seconds']:>9.2f}")
@@ -202,4 +258,5 @@ def run(args: argparse.Namespace) -> int:
               f"{_fmt(r['openspiel_hands_per_s']):>10}{o['plays']:>10}{o['hands']:>8}{o['seconds']:>9.2f}")
         ratio = r["ratio"]
         print(f"ratio hokm/openspiel (card plays per second): {'-' if ratio is None else f'{ratio:.2f}'}")
+    print(f"loop floor (the same loop over a do-nothing stub): {_fmt(r['loop_floor_plays_per_s'])} plays/s")
     return 0
