@@ -671,7 +671,7 @@ export class Table {
       const inTrickIdx = this.el.trick.querySelectorAll(".trick-card").length;
       const from = p.seat === v.seat ? this.el.hand.querySelector(`[data-card="${p.card}"]`) : null;
       const fromRect = from ? from.getBoundingClientRect() : null;
-      if (from) from.remove();
+      if (from) { from.remove(); this.layoutHand(); } // close the gap while the card flies
       const el = this.trickCard(p, inTrickIdx);
       this.el.trick.append(el);
       const to = el.getBoundingClientRect();
