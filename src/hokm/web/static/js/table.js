@@ -50,6 +50,8 @@ export class Table {
   destroy() {
     clearInterval(this.timerLoop);
     window.removeEventListener("resize", this.onResize);
+    for (const [type, fn] of this.windowListeners) window.removeEventListener(type, fn);
+    this.unsubscribe();
     clear(this.root);
   }
 
@@ -80,7 +82,11 @@ export class Table {
     e.table = h("section.table", {}, e.top, e.felt, e.actions, e.handWrap, e.overlay, e.banner, e.live);
     this.root.append(e.table);
     this.updateMute();
-    settings.onChange((k) => { if (k === "muted") this.updateMute(); if (k === "hints") this.renderTools(); if (k === "faces" || k === "backs") this.render(); });
+    this.unsubscribe = settings.onChange((k) => {
+      if (k === "muted") this.updateMute();
+      if (k === "hints") this.renderTools();
+      if (k === "faces" || k === "backs") this.render();
+    });
     this.bindHandInput();
   }
 
@@ -308,6 +314,7 @@ export class Table {
     const e = this.el;
     const legalCards = new Set(v.legal.filter((a) => a.type === "play").map((a) => a.card));
     const discarding = v.legal.some((a) => a.type === "discard");
+    if (!discarding) this.selected.clear(); // a choice left over from a discard the timer made for us
     const hand = sortHand(v.hand, v.trump);
     const old = new Map([...e.hand.children].map((c) => [c.dataset.card, c]));
     const keep = new Set();
@@ -458,14 +465,14 @@ export class Table {
       if (!el || el.disabled || !el.classList.contains("playable")) return;
       drag = { el, x: ev.clientX, y: ev.clientY, moved: false, id: ev.pointerId };
     });
-    window.addEventListener("pointermove", (ev) => {
+    const move = (ev) => {
       if (!drag || ev.pointerId !== drag.id) return;
       const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
       if (!drag.moved && Math.hypot(dx, dy) < 10) return;
       if (!drag.moved) { drag.moved = true; drag.el.classList.add("dragging"); try { drag.el.setPointerCapture(drag.id); } catch { /* not capturable */ } }
       drag.el.style.setProperty("--dx", `${dx}px`);
       drag.el.style.setProperty("--dy", `${dy}px`);
-    });
+    };
     const end = (ev) => {
       if (!drag || ev.pointerId !== drag.id) return;
       const d = drag;
@@ -480,8 +487,9 @@ export class Table {
         drag = null;
       }
     };
-    window.addEventListener("pointerup", end);
-    window.addEventListener("pointercancel", end);
+    // Moves and releases are followed on the window, so a drag may leave the hand.
+    this.windowListeners = [["pointermove", move], ["pointerup", end], ["pointercancel", end]];
+    for (const [type, fn] of this.windowListeners) window.addEventListener(type, fn);
   }
 
   chooseCard(card) {
