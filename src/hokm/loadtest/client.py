@@ -67,7 +67,7 @@ async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any], token
 
 
 async def setup_table(client: httpx.AsyncClient, urls: list[str], index: int, players: int = 4,
-                      timers: float = 120.0) -> tuple[str, list[str]]:
+                      timers: float = 120.0, rules: dict[str, Any] | None = None) -> tuple[str, list[str]]:
     """Create and start one table of ``players`` guests; return its id and the seats' tokens."""
     base = [http_url(u) for u in urls]
     at = lambda k: base[(index + k) % len(base)]  # noqa: E731 - spread the requests over the nodes
@@ -77,7 +77,8 @@ async def setup_table(client: httpx.AsyncClient, urls: list[str], index: int, pl
         tokens.append(g["token"])
     t = {"trump": timers, "play": timers, "discard": timers, "draw": timers}
     info = await _post(client, at(0) + "/api/tables", {"mode": "private", "players": players, "seat": 0,
-                                                       "timers": t, "hints": False}, tokens[0])
+                                                       "timers": t, "hints": False, "rules": rules or {}},
+                       tokens[0])
     tid = info["table_id"]
     for s in range(1, players):
         await _post(client, at(s) + f"/api/tables/{tid}/sit", {"seat": s}, tokens[s])

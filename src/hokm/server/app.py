@@ -8,6 +8,7 @@ This layer only translates: it authenticates, parses bodies with the models of
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 from importlib import resources
@@ -65,6 +66,11 @@ class ApiError(Exception):
 def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
     return JSONResponse({"v": PROTOCOL_VERSION, "error": {"code": code, "message": message}},
                         status_code=status or STATUS.get(code, 400))
+
+
+async def settled(value: Any) -> Any:
+    """The value, awaited if it is awaitable: the cluster lobby's queues live in Redis (async)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 def validation_message(e: ValidationError) -> str:
@@ -185,6 +191,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse(table_json(request, actor), status_code=201)
 
     async def get_table(request: Request) -> Any:
+        await me(request)
         return table_json(request, await table_of(request))
 
     async def by_code(request: Request) -> Any:
@@ -223,6 +230,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return table_json(request, actor)
 
     async def fair(request: Request) -> Any:
+        await me(request)
         actor = await table_of(request)
         return {"hands": [f.public() for f in actor.fair]}
 
@@ -232,11 +240,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             req = await body(request, QueueRequest)
             return await services.lobby.enqueue(p, req.players)
         if request.method == "DELETE":
-            services.lobby.leave_queue(p.id)
+            await settled(services.lobby.leave_queue(p.id))
             services.lobby.matched.pop(p.id, None)
-        return services.lobby.queue_status(p.id)
+        return await settled(services.lobby.queue_status(p.id))
 
     async def games(request: Request) -> Any:
+        await me(request)
         rows = await services.storage.recent_games(limit_of(request))
         return {"games": [g.summary() for g in rows]}
 
@@ -246,6 +255,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return {"games": [g.summary() for g in rows]}
 
     async def game(request: Request) -> Any:
+        await me(request)
         row = await services.storage.get_game(request.path_params["game_id"][:64])
         if row is None:
             raise ApiError("not_found", "no such game (a game in progress has no summary yet)")
@@ -265,6 +275,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                         headers={"content-disposition": f'attachment; filename="hokm-{gid}.json"'})
 
     async def verify(request: Request) -> Any:
+        await me(request)
         raw = await request.body()
         if len(raw) > MAX_RECORD_BODY:
             raise ApiError("bad_record", f"a record larger than {MAX_RECORD_BODY} bytes is refused")
@@ -277,6 +288,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return verify_record(data).to_json()
 
     async def leaderboard(request: Request) -> Any:
+        await me(request)
         rows = await services.storage.leaderboard(limit_of(request, 50))
         return {"players": [{"rank": i + 1, "player_id": p.id, "nickname": p.nickname} | stats(p)
                             for i, p in enumerate(rows)]}

@@ -27,6 +27,7 @@ from ..lobby import Lobby
 from ..table import TableActor, TableError
 from .fence import FencedError, FencedStorage
 from .lease import Lease, Leases
+from .queues import RedisQueues
 from .rpc import RemoteError, Rpc, RpcTimeout
 
 log = logging.getLogger("hokm.server.cluster")
@@ -177,6 +178,7 @@ class ClusterLobby(Lobby):
         self.node = node
         self.leases = Leases(redis, config.redis_prefix, node, config.lease_ttl)
         self.held: dict[str, Lease] = {}
+        self.redis_queues = RedisQueues(redis, config.redis_prefix, node, max(1.0, config.lease_ttl))
         self.rpc = Rpc(bus, node, self._handle)
         self.draining = False
         self.takeovers = 0
@@ -282,6 +284,34 @@ class ClusterLobby(Lobby):
             self._drop(table_id)
             raise RemoteError("not_owner", str(e)) from None
         return {"r": result} | snapshot(actor)
+
+    # ------------------------------------------------------------------ matchmaking in Redis
+    async def enqueue(self, player: Any, players: int) -> dict[str, Any]:
+        for tid in await self.storage.tables_of_player(player.id):
+            table = await self.get(tid)
+            if table is not None and table.row.mode == "public" and table.status != "over":
+                raise TableError("in_game", f"you are already playing at public table {tid}")
+        await self.redis_queues.add(player.id, player.nickname, players)
+        return await self.redis_queues.status(player.id)
+
+    async def leave_queue(self, player_id: str) -> None:  # type: ignore[override]
+        await self.redis_queues.remove(player_id)
+
+    async def queue_status(self, player_id: str) -> dict[str, Any]:  # type: ignore[override]
+        return await self.redis_queues.status(player_id)
+
+    async def match_once(self) -> list[str]:
+        """Form the tables the shared queues allow now (only on the matchmaker node)."""
+        if self.draining or not await self.redis_queues.lead():
+            return []
+        made = []
+        for n in (2, 3, 4):
+            while (group := await self.redis_queues.take_group(n, self.config.queue_wait)) is not None:
+                tid = await self._start_public(n, group)
+                for e in group:
+                    await self.redis_queues.matched(e.player_id, tid)
+                made.append(tid)
+        return made
 
     # ------------------------------------------------------------------ the Lobby interface
     async def get(self, table_id: str) -> Any:

@@ -14,6 +14,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    if "table_owners" in sa.inspect(op.get_bind()).get_table_names():
+        return  # made by create_all in a process that had loaded the cluster code
     op.create_table(
         "table_owners",
         sa.Column("table_id", sa.String(32), primary_key=True),

@@ -1,0 +1,87 @@
+"""Public matchmaking queues in Redis, shared by every node.
+
+A player may queue through one node and poll through another, so the queues are Redis sorted
+sets (``<prefix>:queue:<players>``, scored by the time of queueing) with the nicknames in a hash,
+and a match result is a short-lived key ``<prefix>:matched:<player>``. One node at a time forms
+tables: the holder of the ``<prefix>:matchmaker`` lease, renewed while it lives, so two nodes
+never put the same player at two tables; if it dies another node takes the lease over.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..lobby import QueueEntry
+
+MATCHED_TTL = 600  # seconds a match result stays visible to polling
+
+
+class RedisQueues:
+    def __init__(self, redis: Any, prefix: str, node: str, ttl: float) -> None:
+        self.redis, self.prefix, self.node = redis, prefix, node
+        self.ttl_ms = max(500, int(ttl * 1000))
+
+    def _q(self, n: int) -> str:
+        return f"{self.prefix}:queue:{n}"
+
+    @property
+    def _names(self) -> str:
+        return f"{self.prefix}:queue-names"
+
+    def _matched(self, player_id: str) -> str:
+        return f"{self.prefix}:matched:{player_id}"
+
+    async def add(self, player_id: str, name: str, n: int) -> None:
+        async with self.redis.pipeline(transaction=True) as p:
+            for k in (2, 3, 4):
+                p.zrem(self._q(k), player_id)
+            p.delete(self._matched(player_id))
+            p.hset(self._names, player_id, name)
+            p.zadd(self._q(n), {player_id: time.time()})
+            await p.execute()
+
+    async def remove(self, player_id: str) -> None:
+        async with self.redis.pipeline(transaction=True) as p:
+            for k in (2, 3, 4):
+                p.zrem(self._q(k), player_id)
+            p.hdel(self._names, player_id)
+            p.delete(self._matched(player_id))
+            await p.execute()
+
+    async def status(self, player_id: str) -> dict[str, Any]:
+        for n in (2, 3, 4):
+            since = await self.redis.zscore(self._q(n), player_id)
+            if since is not None:
+                return {"status": "queued", "players": n, "table": None, "waited": time.time() - float(since),
+                        "queued": int(await self.redis.zcard(self._q(n)))}
+        table = await self.redis.get(self._matched(player_id))
+        if table is not None:
+            tid = table.decode() if isinstance(table, bytes) else table
+            return {"status": "matched", "players": None, "table": tid, "waited": None, "queued": None}
+        return {"status": "idle", "players": None, "table": None, "waited": None, "queued": None}
+
+    async def lead(self) -> bool:
+        """Hold (or take) the matchmaker lease; True while this node forms the tables."""
+        key = f"{self.prefix}:matchmaker"
+        if await self.redis.set(key, self.node, nx=True, px=self.ttl_ms):
+            return True
+        cur = await self.redis.get(key)
+        if cur is not None and (cur.decode() if isinstance(cur, bytes) else cur) == self.node:
+            await self.redis.pexpire(key, self.ttl_ms)
+            return True
+        return False
+
+    async def take_group(self, n: int, wait: float) -> list[QueueEntry] | None:
+        """The next ``n`` (or fewer, after ``wait`` seconds) queued players, removed from the queue."""
+        rows = await self.redis.zrange(self._q(n), 0, n - 1, withscores=True)
+        if not rows or (len(rows) < n and time.time() - float(rows[0][1]) < wait):
+            return None
+        ids = [r[0].decode() if isinstance(r[0], bytes) else r[0] for r in rows]
+        names = await self.redis.hmget(self._names, ids)
+        await self.redis.zrem(self._q(n), *ids)
+        return [QueueEntry(pid, (nm.decode() if isinstance(nm, bytes) else nm) or "player", float(since))
+                for pid, nm, (_, since) in zip(ids, names, rows)]
+
+    async def matched(self, player_id: str, table_id: str) -> None:
+        await self.redis.set(self._matched(player_id), table_id, ex=MATCHED_TTL)

@@ -1,0 +1,115 @@
+"""Pieces of the scale-out work that need no running servers: migrations and fencing on SQLite,
+percentiles, JSON log lines, and the probes and metrics of a single-process app."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from hokm.loadtest.stats import percentile, summary_ms
+from hokm.server.app import create_app
+from hokm.server.cluster.fence import FencedError, FencedStorage
+from hokm.server.config import ServerConfig
+from hokm.server.migrations import current, upgrade
+from hokm.server.ops import JsonFormatter
+from hokm.server.storage import EventRow, TableRow
+from hokm.server.storage.sql import SqlStorage
+
+
+def _row(table_id: str) -> TableRow:
+    return TableRow(id=table_id, mode="private", players=4, config={}, host=None, status="waiting", seats=[],
+                    created_at=1.0, updated_at=1.0)
+
+
+def test_migrations_create_a_fresh_sqlite_database(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
+    assert asyncio.run(current(url)) is None
+    asyncio.run(upgrade(url))
+    assert asyncio.run(current(url)) == "0002"
+    asyncio.run(upgrade(url))  # a second run changes nothing
+    assert asyncio.run(current(url)) == "0002"
+
+
+def test_migrations_adopt_a_database_made_before_them(tmp_path: Path) -> None:
+    """A single-process database (``create_all``) keeps its rows and gains the cluster's table."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+
+    async def go() -> None:
+        old = SqlStorage(url)
+        await old.init()
+        await old.create_table(_row("t1"))
+        await old.close()
+        await upgrade(url)
+        s = FencedStorage(url)
+        await s.init()
+        assert (await s.get_table("t1")) is not None
+        await s.claim("t1", 1)
+        await s.close()
+
+    asyncio.run(go())
+    assert asyncio.run(current(url)) == "0002"
+
+
+def test_a_superseded_owner_cannot_append(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fence.db'}"
+
+    async def go() -> None:
+        old, new = FencedStorage(url), FencedStorage(url)
+        await old.init()
+        await new.init()
+        await old.create_table(_row("t"))
+        with pytest.raises(FencedError):  # no claim yet: this node does not own the table
+            await old.append_events("t", [EventRow("t", 1, "seat", {}, 1.0)])
+        await old.claim("t", 5)
+        await old.append_events("t", [EventRow("t", 1, "seat", {}, 1.0)])
+        await new.claim("t", 6)
+        with pytest.raises(FencedError):
+            await old.append_events("t", [EventRow("t", 2, "seat", {"stale": True}, 2.0)])
+        await new.append_events("t", [EventRow("t", 2, "seat", {}, 2.0)])
+        with pytest.raises(FencedError):  # an older fence can never claim back
+            await old.claim("t", 5)
+        assert [e.payload for e in await new.events("t")] == [{}, {}]
+        await old.close()
+        await new.close()
+
+    asyncio.run(go())
+
+
+def test_percentiles_by_nearest_rank() -> None:
+    values = [i / 1000 for i in range(1, 101)]  # 1..100 ms
+    assert percentile(values, 0.5) == 0.05
+    assert percentile(values, 0.99) == 0.099
+    assert percentile([], 0.5) is None
+    s = summary_ms(values)
+    assert s["count"] == 100 and s["p95"] == 95.0 and s["max"] == 100.0
+
+
+def test_json_log_lines_are_objects() -> None:
+    record = logging.makeLogRecord({"name": "hokm.server.cluster", "levelno": logging.INFO, "levelname": "INFO",
+                                    "msg": "table %s taken", "args": ("abc",), "table_id": "abc"})
+    line = json.loads(JsonFormatter().format(record))
+    assert line["msg"] == "table abc taken" and line["level"] == "info" and line["table_id"] == "abc"
+
+
+def test_probes_and_metrics_of_one_process(tmp_path: Path) -> None:
+    app = create_app(ServerConfig(data_dir=str(tmp_path), bot_delay=(0.0, 0.0)))
+    with TestClient(app) as client:
+        assert client.get("/healthz").json() == {"ok": True}
+        ready = client.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["ready"] is True
+        token = client.post("/api/guest", json={"nickname": "m"}).json()["token"]
+        r = client.post("/api/tables", json={"mode": "computer", "players": 4, "seat": 0},
+                        headers={"authorization": f"Bearer {token}"})
+        assert r.status_code == 201
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            ws.receive_json()
+            text = client.get("/metrics").text
+        assert 'hokm_tables{status="playing"} 1.0' in text
+        assert "hokm_connections 1.0" in text
+        assert "hokm_http_request_seconds_count" in text and "process_resident_memory_bytes" in text
