@@ -80,6 +80,14 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     assert "Game over" in text and ("You won!" in text or "You lost" in text)
     shot(page, "phone-en-4p-game-over")
 
+    # Each hand's revealed seed matches the hash published before its deal, checked in the page.
+    page.locator(".overlay button", has_text="Check fairness").click()
+    page.wait_for_selector(".fair-list .fair-item")
+    hands = len(view["results"])
+    assert page.locator(".fair-item[data-ok='true']").count() == hands
+    assert page.locator(".fair-item[data-ok='false']").count() == 0
+    page.locator(".sheet .icon-btn").click()
+
     # The finished game: replay it trick by trick, with every hand shown, and check its fairness.
     page.locator(".overlay a", has_text="Replay").click()
     page.wait_for_selector(".replay-board .replay-seat")
@@ -125,6 +133,12 @@ def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
         page.wait_for_timeout(50)
     before = table_view(page)
     assert before["phase"] == "play" and before["completed"], "never reached the middle of a hand"
+    # The last trick can be looked at again.
+    page.click(".last-btn")
+    page.wait_for_selector(".overlay[data-kind='last'] .last-trick")
+    assert page.locator(".last-trick .trick-card").count() == 4
+    assert page.locator(".last-trick .trick-card.winner").count() == 1
+    page.locator(".overlay[data-kind='last'] button").click()
     # The hint button asks the server's hint bot; its card is lifted and outlined.
     page.click(".hint-btn")
     page.wait_for_selector(".hand .card.hinted.playable", timeout=15000)

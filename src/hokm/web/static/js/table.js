@@ -729,6 +729,8 @@ export class Table {
   announceEvent(ev, v) {
     if (!ev) return;
     if (ev.kind === "action" && ev.action && ev.action.type === "trump") this.say(t("trumpIs", { suit: suitName(ev.action.suit) }));
+    if (ev.kind === "start") this.say(t("firstHakem", { name: this.nameOf(ev.hakem) }));
+    if (ev.kind === "seat" && ev.reason === "takeover") this.say(`${this.nameOf(ev.seat)}: ${t("botPlaying")}`);
     if (ev.kind === "seat" || ev.kind === "presence") this.renderSeats();
   }
 
