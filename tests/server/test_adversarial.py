@@ -58,9 +58,13 @@ def test_bad_connections_are_refused(make_server) -> None:  # noqa: ANN001
             r = await http.get("/api/nothing/here")
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
             r = await http.post("/api/verify", content=b"[1, 2]")
-            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_record"
+            assert r.status_code == 401
             token = (await http.post("/api/guest", json={"nickname": "eve"})).json()["token"]
             auth = {"Authorization": f"Bearer {token}"}
+            r = await http.post("/api/verify", content=b"[1, 2]", headers=auth)
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_record"
+            r = await http.get("/api/tables/nope", headers=auth)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
             for body, code in [({"mode": "computer", "players": 5}, "bad_request"),
                                ({"mode": "computer", "rules": {"target_points": 0}}, "bad_rules"),
                                ({"mode": "computer", "rules": {"partner_draw": True}}, "bad_rules"),

@@ -177,7 +177,7 @@ class Connection:
             await actor.act(pid, msg.action.model_dump(), msg.seq)
         elif isinstance(msg, CHint):
             seat, view = await actor.hint_view(pid)
-            action = await self.services.bots.decide(f"hint:{actor.id}", seat, self.services.lobby.hint_bot, view)
+            action = await self.services.bots.decide(actor.id, ("hint", seat), self.services.lobby.hint_bot, view)
             await self.send({"v": PROTOCOL_VERSION, "type": "hint", "action": action.to_json(),
                              "level": self.services.lobby.hint_bot})
         elif isinstance(msg, CSeed):
