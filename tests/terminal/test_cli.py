@@ -128,3 +128,25 @@ def test_unknown_bot_lists_the_known_ones() -> None:
                        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert "unknown bot 'nosuchbot'" in r.stderr and "random" in r.stderr and "heuristic" in r.stderr
+
+
+def test_a_bot_that_sees_every_card_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from hokm.bots.base import OmniscientBot, register_bot
+    from hokm.cli.main import main
+
+    class Peeker(OmniscientBot):
+        name = "peeker"
+
+        def act_with_state(self, view, game):  # pragma: no cover - never asked
+            raise AssertionError
+
+    register_bot("test-peeker", lambda seed=None, **_: Peeker(), "test only", public=False)
+    assert main(["play", "--bots", "test-peeker"]) == 2
+    assert "sees every card" in capsys.readouterr().err
+
+
+def test_bad_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from hokm.cli.main import main
+
+    assert main(["play", "--name", "  "]) == 2
+    assert "--name" in capsys.readouterr().err

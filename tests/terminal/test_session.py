@@ -161,3 +161,20 @@ def test_pauses_after_bot_cards_and_between_hands() -> None:
     session.run()
     assert sleeps and min(sleeps) == 0.5 and 1.0 in sleeps  # a bot card, a trick
     assert sum(1 for p in log if p.startswith("Press Enter")) == len(session.game.results) - 1
+
+
+def test_a_whole_game_against_the_default_heuristic_bots() -> None:
+    out = io.StringIO()
+    game = Game.new(Rules(players=4), seed=8, deal=False)
+    bots = {s: make_bot("heuristic", seed=s) for s in (1, 2, 3)}
+    log: list[str] = []
+    session = PlaySession(game, bots, seat_names(4), Console(file=out, width=100, color_system=None),
+                          scripted([], log))
+    session.run()
+    assert game.is_over and "Game over:" in out.getvalue()
+
+
+def test_every_seat_but_the_persons_needs_a_bot() -> None:
+    game = Game.new(Rules(players=3), seed=1, deal=False)
+    with pytest.raises(ValueError, match="every seat"):
+        PlaySession(game, {1: make_bot("random")}, seat_names(3), Console(file=io.StringIO()), input)

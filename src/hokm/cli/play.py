@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from ..bots.base import Bot, available_bots, make_bot
+from ..bots.base import Bot, OmniscientBot, available_bots, make_bot
 from ..engine import Game, Rules
 from ..terminal import PlaySession, QuitGame, SessionError, seat_names
 
@@ -26,7 +26,7 @@ HELP = "play a game against bots in the terminal"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="number of players (default 4)")
     parser.add_argument("--bots", default="heuristic", metavar="LEVEL",
-                        help="the bots' name or level (default heuristic; 'random' is the weakest)")
+                        help="the bots: random, heuristic (the default), or a level: easy, medium, hard, expert")
     parser.add_argument("--seed", type=int, default=None, help="reproducible deals and bot choices")
     parser.add_argument("--name", default="You", help="your name in the game and the saved record")
     parser.add_argument("--save", metavar="FILE", default=None, help="save the game as a hokm/1 record to FILE")
@@ -35,7 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _make_bots(level: str, players: int, seed: int | None) -> dict[int, Bot]:
-    return {s: make_bot(level, seed=None if seed is None else seed * 10 + s) for s in range(1, players)}
+    """One bot per seat but the person's; raise ``ValueError`` for an unknown or unfair spec."""
+    bots = {s: make_bot(level, seed=None if seed is None else seed * 10 + s) for s in range(1, players)}
+    if any(isinstance(b, OmniscientBot) for b in bots.values()):
+        raise ValueError(f"{level!r} sees every card: it is a reference for tests, not an opponent")
+    return bots
 
 
 def save_record(game: Game, names: list[str], path: str, console: Console) -> bool:
@@ -64,15 +68,14 @@ def _offer_save(game: Game, names: list[str], console: Console) -> None:
 
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
     if not args.name.strip() or len(args.name) > 40:
-        err.print("hokm play: --name must be 1 to 40 characters", markup=False)
+        print("hokm play: --name must be 1 to 40 characters", file=sys.stderr)
         return 2
     try:
         bots = _make_bots(args.bots, args.players, args.seed)
     except ValueError as e:
         public = ", ".join(s.name for s in available_bots(public_only=True))
-        err.print(f"hokm play: {e}\nBots you can play against: {public}", markup=False)
+        print(f"hokm play: {e}\nBots you can play against: {public}", file=sys.stderr)
         return 2
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     delay = args.delay if args.delay is not None else (0.6 if interactive else 0.0)
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         console.print("\nInterrupted: leaving the game.")
         status = 130
     except SessionError as e:
-        err.print(f"hokm play: {e}", markup=False)
+        print(f"hokm play: {e}", file=sys.stderr)
         status = 1
     finally:
         for bot in bots.values():

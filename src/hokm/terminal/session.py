@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..bots.base import Bot, BotFailure
-from ..cards import Suit, sort_hand
+from ..cards import Card, Suit, sort_hand
 from ..engine import (
     Action, ChooseTrump, Discard, Draw, Game, IllegalActionError, Phase, Play, SeatView,
 )
@@ -133,37 +133,12 @@ class PlaySession:
 
     # ------------------------------------------------------------------ the person's turn
     def ask_person(self) -> Action:
-        phase = self.game.phase
-        view = self.view
-        if phase is Phase.TRUMP:
-            kind, prompt, shown = "trump", self.show_trump_choice(view), None
-        elif phase is Phase.DISCARD:
-            count = TWO_PLAYER_DISCARDS[0 if self.human == view.hakem else 1]
-            shown = sort_hand(view.hand, view.trump)
-            self.say(header(view, self.names))
-            self.say(f"  Discard {count} of your cards face down (numbers or names):")
-            self.say(hand_lines(view, shown))
-            kind, prompt = "discard", f"Discard {count} cards > "
-        elif phase is Phase.DRAW:
-            self.show_draw(view)
-            kind, prompt, shown = "draw", "Keep it or pass it? [k/p] > ", None
-        else:
-            shown = numbered_hand(view)
-            self.say(table_view(view, self.names, shown))
-            kind, prompt = "play", "Your card > "
+        """Show the decision, then ask until the answer is a legal action (or a command)."""
+        kind, prompt, parse = self.show_decision(self.view)
         while True:
             text = self.ask(prompt)
             try:
-                if kind == "trump":
-                    answer = parse_trump(text, list(Suit))
-                elif kind == "discard":
-                    assert shown is not None
-                    answer = parse_discard(text, shown, TWO_PLAYER_DISCARDS[0 if self.human == view.hakem else 1])
-                elif kind == "draw":
-                    answer = parse_draw(text)
-                else:
-                    assert shown is not None
-                    answer = parse_play(text, shown)
+                answer = parse(text)
             except InputError as e:
                 self.say(Text(f"  {e}", style="yellow"))
                 continue
@@ -177,6 +152,25 @@ class PlaySession:
                 return self.game.check(answer, self.human)
             except IllegalActionError as e:
                 self.say(Text(f"  {explain(e, answer)}", style="yellow"))
+
+    def show_decision(self, view: SeatView) -> tuple[str, str, Callable[[str], Action | Command]]:
+        """Draw what the person decides on; return the help topic, the prompt and the answer's parser."""
+        phase = self.game.phase
+        if phase is Phase.TRUMP:
+            return "trump", self.show_trump_choice(view), lambda text: parse_trump(text, list(Suit))
+        if phase is Phase.DISCARD:
+            count = TWO_PLAYER_DISCARDS[0 if self.human == view.hakem else 1]
+            shown = sort_hand(view.hand, view.trump)
+            self.say(header(view, self.names))
+            self.say(f"  Discard {count} of your cards face down (numbers or names):")
+            self.say(hand_lines(view, shown))
+            return "discard", f"Discard {count} cards > ", lambda text: parse_discard(text, shown, count)
+        if phase is Phase.DRAW:
+            self.show_draw(view)
+            return "draw", "Keep it or pass it? [k/p] > ", parse_draw
+        numbered = numbered_hand(view)
+        self.say(table_view(view, self.names, numbered))
+        return "play", "Your card > ", lambda text: parse_play(text, numbered)
 
     def show_trump_choice(self, view: SeatView) -> str:
         self.say(header(view, self.names))
@@ -212,12 +206,12 @@ class PlaySession:
         self.say(f"Seats in turn order: {seats}.")
         if game.n == 4:
             self.say(f"You play with {self.name(2)} against {self.name(1)} and {self.name(3)}.")
-        if view.hakem_draw is not None and game.hakem_draw is not None:
+        if view.hakem_draw is not None:  # the face-up ace draw is public
             t = Text("Cards turned for Hâkem: ")
-            for c in game.hakem_draw.cards:
-                t.append_text(card_text(c))
+            for c in view.hakem_draw["cards"]:
+                t.append_text(card_text(Card.parse(c)))
                 t.append(" ")
-            t.append(f"→ the first ace goes to {self.names[game.hakem_draw.hakem]}, who is Hâkem.")
+            t.append(f"→ the first ace goes to {self.names[view.first_hakem]}, who is Hâkem.")
             self.say(t)
 
     def announce_deal(self) -> None:
