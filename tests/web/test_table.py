@@ -188,6 +188,9 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     assert "Bahar" in host.locator(".seat-list").inner_text()
     shot(host, "phone-en-room")
     host.click("#start-game")
+    # Joining a game that has just begun shows how the first Hâkem was drawn.
+    host.wait_for_selector(".overlay[data-kind='ace'] .ace-row.won", timeout=15000)
+    shot(host, "phone-en-ace-draw")
     for p in (host, guest):
         p.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
 

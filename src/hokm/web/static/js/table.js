@@ -130,11 +130,18 @@ export class Table {
     if (msg.event) this.announceEvent(msg.event, v);
     if (!v) { this.renderSeats(); return; }
     this.view = v;
-    // The summary of the last hand stays up a moment, then the new hand takes the table.
-    if (this.el.overlay.dataset.kind === "hand" && v.phase !== "deal" && v.phase !== "over") {
+    // The summary of the last hand (or the ace draw) stays up a moment, then the new hand takes the table.
+    const held = this.el.overlay.dataset.kind;
+    if ((held === "hand" || held === "ace") && v.phase !== "deal" && v.phase !== "over") {
       const wait = this.summaryUntil - Date.now();
       if (wait > 0 && !hurry) await sleep(wait);
-      this.closeModal("hand");
+      this.closeModal(held);
+    }
+    // Show the ace draw once: from its event, or on first sight of a game that has not begun playing.
+    const unplayed = !v.results.length && !v.completed.length && !v.trick.length && (v.phase === "trump" || v.phase === "deal");
+    if (!this.aceShown && v.hakem_draw && !hurry && ((msg.event && msg.event.kind === "start") || (msg.fresh && unplayed))) {
+      this.aceShown = true;
+      this.showAceDraw(v);
     }
     let fresh = [];
     if (prev && handKey(prev) === handKey(v) && prev.players === v.players) {
@@ -394,6 +401,15 @@ export class Table {
     const legal = v.legal;
     if (!legal.length) { this.closeModal("trump"); this.closeModal("draw"); e.actions.append(e.timerText); return; }
     const kind = legal[0].type;
+    const held = this.el.overlay.dataset.kind;
+    const wait = this.summaryUntil - Date.now();
+    if ((held === "hand" || held === "ace") && wait > 0) {
+      // Let the summary be read; the choice opens right after.
+      clearTimeout(this.heldTimer);
+      this.heldTimer = setTimeout(() => { this.closeModal(held); this.render(); }, wait);
+      e.actions.append(e.timerText);
+      return;
+    }
     if (kind === "trump") this.openTrumpChooser();
     else this.closeModal("trump");
     if (kind === "draw") this.openDraw();
@@ -603,6 +619,23 @@ export class Table {
     });
     this.openModal("last", { title: t("lastTrick"), body: [h("h2", {}, t("lastTrick")), mini, h("p.help", {}, t("trickTo", { name: this.nameOf(last.winner) })),
       h("button.btn", { type: "button", onclick: () => this.closeModal("last") }, t("close"))] }, { dismissable: true });
+  }
+
+  /** The first Hâkem: cards turned one to each seat in turn until the first ace. */
+  showAceDraw(v) {
+    const d = v.hakem_draw;
+    const rows = [];
+    for (let k = 0; k < v.players; k++) {
+      const seat = (d.start + k) % v.players;
+      const cards = d.cards.filter((_, i) => (d.start + i) % v.players === seat);
+      if (!cards.length) continue;
+      rows.push(h("div.ace-row" + (seat === v.hakem ? ".won" : ""), {},
+        h("span.sum-side", {}, this.nameOf(seat), seat === v.hakem ? h("span.badge.crown", { html: CROWN }) : null),
+        h("span.ace-cards", {}, cards.map((c) => h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: cardName(c) })))));
+    }
+    this.closeModal();
+    this.openModal("ace", { title: t("hakem"), body: [h("h2", {}, t("hakem")), h("p.help", {}, t("firstHakem", { name: this.nameOf(v.hakem) })), ...rows] }, { dismissable: true });
+    this.summaryUntil = Date.now() + Math.max(800, settings.dur(2600));
   }
 
   async showHandSummary(v, hurry) {
