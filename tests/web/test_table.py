@@ -197,6 +197,7 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     # Both play through the page until the first tricks are done.
     deadline = time.monotonic() + 120
     kinds: set[str] = set()
+    shown: set[str] = set()
     while time.monotonic() < deadline:
         for p in (host, guest):
             v = table_view(p)
@@ -205,6 +206,11 @@ def test_private_room_with_two_browsers(server, open_page, browser):
                 p.wait_for_selector(".overlay[data-kind='trump'] .five")
                 assert p.locator(".five .card-img").count() == 5 == len(v["hand"])
                 shot(p, "trump-chooser")
+            if v and v["legal"] and v["legal"][0]["type"] in ("discard", "draw") and v["legal"][0]["type"] not in shown:
+                kind = v["legal"][0]["type"]
+                shown.add(kind)
+                p.wait_for_timeout(100)
+                shot(p, f"2p-{kind}")
             k = act_once(p)
             if k:
                 kinds.add(k)

@@ -594,7 +594,7 @@ export class Table {
     const kp = (c) => v.legal.find((a) => a.type === "draw" && a.choice === c);
     const body = [h("h2", {}, t("drawTitle")),
       h("div.draw-card", {}, v.draw_card ? h("img.card-img.big", { src: faceUrl(settings.get("faces"), v.draw_card), alt: cardName(v.draw_card) }) : null),
-      h("p.help", {}, `${t("stock")}: ${num(v.stock_size || 0)}`),
+      h("p.help", {}, t("drawHelp"), h("br"), `${t("stock")}: ${num(v.stock_size || 0)}`),
       h("div.row", {},
         kp("keep") ? h("button.btn.primary", { type: "button", dataset: { choice: "keep" }, onclick: () => this.send(kp("keep")) }, t("keep")) : null,
         kp("pass") ? h("button.btn", { type: "button", dataset: { choice: "pass" }, onclick: () => this.send(kp("pass")) }, t("pass")) : null)];
