@@ -81,3 +81,14 @@ def test_storage_refuses_a_taken_sequence_number(tmp_path: Path) -> None:
         assert (await store.get_table("t")).seq == 1
         await store.close()
     asyncio.run(main())
+
+
+def test_ratings_move_whole_teams_and_skip_bots() -> None:
+    from hokm.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, rate_game
+
+    start = (DEFAULT_MU, DEFAULT_SIGMA)
+    four = rate_game([start, start, start, None], [0, 1, 0, 1], winner=0)
+    assert four[3] is None  # a bot is never rated
+    assert four[0] == four[2] and four[0][0] > DEFAULT_MU > four[1][0]  # partners move together
+    three = rate_game([start, start, start], [0, 1, 2], winner=2)
+    assert three[2][0] > DEFAULT_MU and three[0] == three[1] and three[0][0] < DEFAULT_MU

@@ -188,6 +188,8 @@ class Lobby:
         """Form the tables the queues allow now; return their ids."""
         made = []
         now = time.time()
+        for pid in [p for p, (_, at) in self.matched.items() if now - at > 600]:
+            del self.matched[pid]  # a match result is kept ten minutes for polling clients
         for n, q in self.queues.items():
             while q:
                 entries = list(q.values())

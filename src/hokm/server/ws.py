@@ -166,6 +166,11 @@ class Connection:
             self.refusals = 0
         except TableError as e:
             await self._refuse(e.code, e.message, kind)
+        except (WebSocketDisconnect, Close):
+            raise
+        except Exception:  # noqa: BLE001 - one bad request must not end the connection
+            log.exception("handling a %s message failed", kind)
+            await self.error("internal", "the server could not handle this message", kind)
 
     async def _table_request(self, msg: Any) -> None:
         actor = self.actor
@@ -226,8 +231,8 @@ class Connection:
                         after = m["seq"]
             if sub.overflowed:  # fell behind: a fresh picture instead of a stream with a hole
                 await self.send(actor.state(actor.seat_of(pid), None))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the client went away; the read loop cleans up
         except Exception:  # noqa: BLE001
             log.exception("forwarding table events failed")
 
@@ -235,7 +240,7 @@ class Connection:
         try:
             async for message in sub:
                 await self.send(message)
-        except (WebSocketDisconnect, RuntimeError):
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
 
