@@ -100,6 +100,10 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     assert page.locator(".replay-verify .fair-item[data-ok='false']").count() == 0
     assert page.locator(".replay-verify .fair-item[data-ok='true']").count() >= 1
     shot(page, "phone-en-replay")
+    page.set_viewport_size(DESKTOP)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "desktop-en-replay")
+    page.set_viewport_size(PHONE)
 
     # Home lists the finished game under the player's recent games.
     page.goto(page.url.split("#")[0] + "#/")
@@ -265,6 +269,7 @@ def test_settings_persist_across_reloads(server, open_page):
     page = open_page(server + "/", viewport=DESKTOP, settings={"speed": "normal"})
     page.wait_for_selector("#nickname")
     assert page.evaluate("document.documentElement.dir") == "ltr"
+    shot(page, "desktop-en-home")
     page.click(".settings-btn")
     for group in ("Table", "Card faces", "Card backs"):
         assert page.locator(f".swatches[aria-label='{group}'] .swatch").count() >= 7

@@ -182,9 +182,9 @@ async function home() {
     h("section.hero", {}, h("div.hero-cards", { "aria-hidden": "true" },
       ["AS", "KH", "QD", "JC"].map((c, i) => h("img.hero-card", { src: faceUrl(settings.get("faces"), c), alt: "", style: { "--i": i } }))),
       h("h1", {}, t("appName")), h("p.tagline", {}, t("tagline"))),
-    h("section.card-panel", {},
+    h("section.card-panel.panel-name", {},
       h("label.field-label", { for: "nickname" }, t("nickname")), nick),
-    h("section.card-panel", {},
+    h("section.card-panel.panel-computer", {},
       h("h2", {}, t("playComputer")),
       h("label.field-label", {}, t("players")),
       segmented(t("players"), [2, 3, 4].map((n) => ({ value: n, label: num(n) })), players, (v) => { players = v; }),
@@ -193,11 +193,11 @@ async function home() {
       h("label.field-label", {}, t("target")),
       segmented(t("target"), [3, 5, 7].map((n) => ({ value: n, label: num(n) })), target, (v) => { target = v; }),
       playBtn),
-    h("section.card-panel", {},
+    h("section.card-panel.panel-room", {},
       h("h2", {}, t("privateRoom")), roomBtn,
       h("div.row.join-row", {}, codeIn, joinBtn)),
-    h("section.card-panel", {}, h("h2", {}, t("quickMatch")), quickBtn),
-    h("section.card-panel", {}, h("h2", {}, t("recentGames")), recent)));
+    h("section.card-panel.panel-quick", {}, h("h2", {}, t("quickMatch")), quickBtn),
+    h("section.card-panel.panel-recent", {}, h("h2", {}, t("recentGames")), recent)));
   loadRecent(recent);
   if (code) { nick.focus(); toast(t("nicknameFirst")); }
   return null;
