@@ -50,6 +50,13 @@ export class Api {
   post(path, body = {}) { return this.request("POST", path, body); }
   del(path) { return this.request("DELETE", path); }
 
+  /** Forget a token the server refused and ask for a new one under the same nickname. */
+  async renew() {
+    const nick = this.auth && this.auth.nickname;
+    this.auth = null;
+    return this.ensureGuest(nick);
+  }
+
   /** A guest identity for this nickname: reuse the stored one, else ask the server for one. */
   async ensureGuest(nickname) {
     const nick = (nickname || "").trim().slice(0, 24) || "Guest";
@@ -108,7 +115,11 @@ export class TableSocket {
       this.joined = false;
       clearInterval(this.pingTimer);
       if (this.closed) return;
-      if (ev.code === 4001) { this.h.onError && this.h.onError({ code: "unauthorized", message: "authentication failed" }); }
+      if (ev.code === 4001) {
+        // The server no longer knows our token (a wiped data folder): get a fresh identity, then retry.
+        this.api.renew().then(() => this.retry(), () => this.retry());
+        return;
+      }
       this.retry();
     };
     ws.onerror = () => { /* onclose follows and retries */ };
