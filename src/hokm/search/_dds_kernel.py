@@ -39,6 +39,26 @@ def new_table(log2_size: int = 18) -> np.ndarray:
     return np.zeros((1 << log2_size, TT_COLS), dtype=np.int64)
 
 
+def _pext_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lookup tables for squeezing out dead ranks of a 13-bit suit (low 7 bits, high 6 bits)."""
+    lo = np.zeros((128, 128), dtype=np.int64)
+    hi = np.zeros((64, 64), dtype=np.int64)
+    for table, width in ((lo, 7), (hi, 6)):
+        for m in range(1 << width):
+            for x in range(1 << width):
+                out, k = 0, 0
+                for b in range(width):
+                    if (m >> b) & 1:
+                        out |= ((x >> b) & 1) << k
+                        k += 1
+                table[m, x] = out
+    pop7 = np.array([bin(m).count("1") for m in range(128)], dtype=np.int64)
+    return lo, hi, pop7
+
+
+PEXT_LO, PEXT_HI, POP7 = _pext_tables()
+
+
 # ----------------------------------------------------------------------------- bit helpers
 @njit(cache=True, inline="always")
 def popcount(x):
@@ -75,6 +95,43 @@ def high_bit(x):
 @njit(cache=True, inline="always")
 def low_bit(x):
     return high_bit(x & -x)
+
+
+@njit(cache=True, inline="always")
+def squeeze(x, alive):
+    """Relative ranks: the bits of ``x`` with the dead ranks of each suit removed (DDS keys).
+
+    Positions that differ only in which low cards are gone squeeze to the same key, so the
+    table's bounds carry over between them.
+    """
+    out = np.int64(0)
+    for s in range(4):
+        m = (alive >> (13 * s)) & 0x1FFF
+        v = (x >> (13 * s)) & 0x1FFF
+        ml = m & 127
+        part = PEXT_LO[ml, v & 127] | (PEXT_HI[m >> 7, v >> 7] << POP7[ml])
+        out |= part << (13 * s)
+    return out
+
+
+@njit(cache=True, inline="always")
+def squeeze_card(c, alive):
+    """Relative index (suit*13 + rank among the live cards of its suit) of a live card."""
+    s = c // 13
+    below = (alive >> (13 * s)) & ((np.int64(1) << (c % 13)) - 1)
+    return 13 * s + popcount(below)
+
+
+@njit(cache=True, inline="always")
+def unsqueeze_card(rc, alive):
+    """Inverse of :func:`squeeze_card`."""
+    s = rc // 13
+    m = (alive >> (13 * s)) & 0x1FFF
+    for _ in range(rc % 13):
+        m &= m - 1
+    if m == 0:
+        return np.int64(-1)
+    return 13 * s + low_bit(m)
 
 
 @njit("i8(i8[::1], i8, i8, i8)", cache=True)
@@ -323,11 +380,20 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
         team = np.int64(2) if side == 1 else np.int64(1)
     best_hint = -1
     meta = np.int64(0)
-    h0 = hands[0]
-    h1 = hands[1]
-    h2 = hands[2] if n > 2 else np.int64(0)
-    h3 = hands[3] if n > 3 else np.int64(0)
+    alive = np.int64(0)
+    h0 = np.int64(0)
+    h1 = np.int64(0)
+    h2 = np.int64(0)
+    h3 = np.int64(0)
     if ntrick == 0:
+        alive = hands[0] | hands[1]
+        if n > 2:
+            alive |= hands[2] | hands[3]
+        h0 = squeeze(hands[0], alive)
+        h1 = squeeze(hands[1], alive)
+        if n > 2:
+            h2 = squeeze(hands[2], alive)
+            h3 = squeeze(hands[3], alive)
         r = popcount(hands[leader])
         if horizon > r:
             horizon = r
@@ -356,7 +422,9 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
                 return True
             if ub < need:
                 return False
-            best_hint = ((packed >> 16) & 0xFF) - 1
+            rc = ((packed >> 16) & 0xFF) - 1
+            if rc >= 0:
+                best_hint = unsqueeze_card(rc, alive)
         q = quick_tricks(hands, leader, trump, n, team)
         if q > horizon:
             q = horizon
@@ -413,7 +481,8 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
                 ub0 = min(ub0, horizon - need)
             else:
                 lb0 = max(lb0, horizon - need + 1)
-        tt_store(tt, h0, h1, h2, h3, meta, lb0, ub0, best if result == maximizing else -1, popcount(hands[leader]))
+        tt_store(tt, h0, h1, h2, h3, meta, lb0, ub0, squeeze_card(best, alive) if result == maximizing else -1,
+                 popcount(hands[leader]))
     return result
 
 
@@ -477,12 +546,15 @@ def question3(t, total, kind, m, param):
 def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt):
     """Three players: can the seats in ``maxmask`` make the question true against the other(s)?"""
     n = 3
-    best_hint = -1
     meta = np.int64(0)
-    h0 = hands[0]
-    h1 = hands[1]
-    h2 = hands[2]
+    h0 = np.int64(0)
+    h1 = np.int64(0)
+    h2 = np.int64(0)
     if ntrick == 0:
+        alive = hands[0] | hands[1] | hands[2]
+        h0 = squeeze(hands[0], alive)
+        h1 = squeeze(hands[1], alive)
+        h2 = squeeze(hands[2], alive)
         meta = (leader | (trump << 2) | (np.int64(3) << 4) | (np.int64(KIND_GE3) << 12) | (kind << 14)
                 | (t[0] << 16) | (t[1] << 21) | (t[2] << 26) | (m << 31) | (maxmask << 33)
                 | (np.int64(param) << 36))

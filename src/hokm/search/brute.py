@@ -1,7 +1,8 @@
 """Reference minimax for small endings, written over the engine itself.
 
 It plays every line with :meth:`Game.copy` and :meth:`Game.apply`, so the hand ends and is
-scored exactly as in a real game; there is no pruning, no table and no cleverness. The fast
+scored exactly as in a real game; there is no pruning and no move ordering, only a memo of
+finished sub-results so that kot endings (seven or more tricks left with two players) fit. The fast
 solver in :mod:`hokm.search.dds` is tested against it. Only usable for a few tricks.
 """
 
@@ -45,19 +46,28 @@ def _full_deck(rules) -> list[Card]:
     return full_deck(rules.removed_cards)
 
 
-def _value(g: Game, max_side: int, hands_before: int, maximize_seats: frozenset[int]) -> int:
-    if len(g.results) > hands_before:
+def _key(g: Game) -> tuple:
+    return (tuple(g.hands), g.leader, tuple(g.trick), tuple(g.seat_tricks))
+
+
+def _value(g: Game, max_side: int, maximize_seats: frozenset[int], memo: dict) -> int:
+    """Exhaustive minimax; ``memo`` only remembers finished sub-results (no pruning)."""
+    if g.results:
         res = g.results[-1]
         return res.points if res.winner == max_side else -res.points
+    key = _key(g)
+    if key in memo:
+        return memo[key]
     mover = g.to_move
     best = None
     for card in g.legal_cards():
         child = g.copy(history=False)
         child.apply(card)
-        v = _value(child, max_side, hands_before, maximize_seats)
+        v = _value(child, max_side, maximize_seats, memo)
         if best is None or (v > best if mover in maximize_seats else v < best):
             best = v
     assert best is not None
+    memo[key] = best
     return best
 
 
@@ -71,10 +81,11 @@ def brute_move_values(pos: DDPosition) -> dict[Card, int]:
     side = pos.rules.side_of(pos.to_move)
     team = _team(pos, side)
     out = {}
+    memo: dict = {}
     for card in g.legal_cards():
         child = g.copy(history=False)
         child.apply(card)
-        out[card] = _value(child, side, 0, team)
+        out[card] = _value(child, side, team, memo)
     return out
 
 
@@ -86,17 +97,21 @@ def brute_value(pos: DDPosition) -> int:
 def brute_reaches(pos: DDPosition, side: int, tricks: int) -> bool:
     """Can ``side`` end the hand (by the engine's rule) with at least ``tricks`` tricks?"""
     team = _team(pos, side)
+    memo: dict = {}
 
     def can(g: Game) -> bool:
         if g.tricks[side] >= tricks:
             return True
         if g.results:
             return False
-        results = []
-        for card in g.legal_cards():
-            child = g.copy(history=False)
-            child.apply(card)
-            results.append(can(child))
-        return any(results) if g.to_move in team else all(results)
+        key = _key(g)
+        if key not in memo:
+            results = []
+            for card in g.legal_cards():
+                child = g.copy(history=False)
+                child.apply(card)
+                results.append(can(child))
+            memo[key] = any(results) if g.to_move in team else all(results)
+        return memo[key]
 
     return can(game_at(pos))

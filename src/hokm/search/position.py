@@ -86,8 +86,8 @@ class DDPosition:
         if any(t < 0 for t in self.seat_tricks):
             raise PositionError("trick counts cannot be negative")
         left = self.rules.total_tricks - sum(self.seat_tricks)
-        if left < 1:
-            raise PositionError(f"{sum(self.seat_tricks)} tricks won leave no trick to play")
+        if left < 0 or left == 0 and self.trick:
+            raise PositionError(f"{sum(self.seat_tricks)} tricks won is more than a hand holds")
         for k in range(n):
             seat = (self.leader + k) % n
             expect = left - 1 if k < len(self.trick) else left

@@ -1,0 +1,167 @@
+"""The double-dummy solver against exhaustive minimax over the engine, and its rule kernels."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from hokm.engine.scoring import hand_outcome
+from hokm.rules import Rules
+from hokm.search import _dds_kernel as K
+from hokm.search import _dds_root as R
+from hokm.search import dds
+from hokm.search.brute import brute_move_values, brute_reaches, game_at
+from hokm.search.position import DDPosition, PositionError
+
+from ._endings import random_ending
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm():
+    dds.warm_up()
+
+
+@pytest.mark.parametrize("players, left, count", [(4, 2, 40), (4, 3, 40), (2, 4, 40), (2, 5, 20),
+                                                  (3, 3, 40), (3, 4, 20)])
+def test_move_values_match_brute_force(players, left, count):
+    rng = random.Random(players * 100 + left)
+    for _ in range(count):
+        pos = random_ending(Rules(players=players), rng, left)
+        assert dds.move_values(pos) == brute_move_values(pos), pos.describe()
+
+
+@pytest.mark.parametrize("players, left", [(4, 3), (2, 4), (3, 3)])
+def test_reaches_and_solve_match_brute_force(players, left):
+    rng = random.Random(7 + players)
+    rules = Rules(players=players)
+    for _ in range(25):
+        pos = random_ending(rules, rng, left)
+        values = brute_move_values(pos)
+        assert dds.solve(pos).value == max(values.values()), pos.describe()
+        for side in range(rules.sides):
+            for k in range(0, 10):
+                assert dds.reaches(pos, side, k) == brute_reaches(pos, side, k), (side, k, pos.describe())
+
+
+@pytest.mark.parametrize("counts, left", [((6, 0), 7), ((0, 6), 7), ((5, 0), 8), ((0, 5), 8)])
+def test_two_player_kot_endings_match_brute_force(counts, left):
+    """Two players leave room for kot in endings small enough for exhaustive search."""
+    rng = random.Random(sum(counts) * 10 + left + counts[0])
+    rules = Rules(players=2, hakem_koti_points=3, kot_points=2)
+    seen = set()
+    for _ in range(4 if left == 8 else 8):
+        base = random_ending(rules, rng, left)
+        pos = DDPosition(rules, base.trump, base.hands, base.leader, base.trick, counts, base.hakem)
+        values = brute_move_values(pos)
+        seen.update(values.values())
+        assert dds.move_values(pos) == values, pos.describe()
+    assert seen & {2, 3, -2, -3}, "no kot came up: the test lost its point"
+
+
+def _side_can_take_this_trick(pos: DDPosition, seats: frozenset[int]) -> bool:
+    """Exhaustive over the trick in progress only: can ``seats`` make one of them win it?"""
+    g = game_at(pos)
+    start = len(g.completed)
+
+    def can(g) -> bool:
+        if len(g.completed) > start:
+            return g.completed[-1].winner in seats
+        outcomes = []
+        for card in g.legal_cards():
+            child = g.copy(history=False)
+            child.apply(card)
+            outcomes.append(can(child))
+        return any(outcomes) if g.to_move in seats else all(outcomes)
+
+    return can(g)
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_kot_one_trick_away(players):
+    """With 6 tricks against none, kot is exactly "take the next trick" (the rest is won anyway
+    or not; the value is the kot value iff the next trick is taken)."""
+    rng = random.Random(11 + players)
+    rules = Rules(players=players)
+    left = rules.total_tricks - 6
+    for _ in range(12):
+        base = random_ending(rules, rng, left)
+        mover = base.to_move
+        counts = [0] * players
+        counts[mover] = 6
+        pos = DDPosition(rules, base.trump, base.hands, base.leader, base.trick, tuple(counts), base.hakem)
+        seats = frozenset(s for s in range(players) if rules.side_of(s) == rules.side_of(mover))
+        pts = rules.kot_points if rules.side_of(pos.hakem) == rules.side_of(mover) else rules.hakem_koti_points
+        got = dds.solve(pos)
+        assert (got.kot and got.value == pts) == _side_can_take_this_trick(pos, seats), pos.describe()
+
+
+def test_three_player_end_rule_kernel_matches_hand_outcome():
+    """The compiled three-step rule decides exactly like the engine for every trick count."""
+    rules = Rules(players=3)
+    for t in itertools.product(range(18), repeat=3):
+        if sum(t) > 17:
+            continue
+        out = hand_outcome(rules, t, 0, sum(t))
+        w, kot = K.decided3(*t, 17)
+        assert (w, kot) == ((out.winner, out.kot) if out else (-1, False)), t
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_two_side_terminal_values_match_hand_outcome(players):
+    """``value2`` scores decided counts as the engine does (kot for either side, and Hâkem-koti)."""
+    rules = Rules(players=players, kot_points=2, hakem_koti_points=3)
+    hands = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    for ta in range(8):
+        for tb in range(8):
+            if ta + tb > 13:
+                continue
+            for a, hakem_side in itertools.product((0, 1), repeat=2):
+                tricks = [0, 0]
+                tricks[a], tricks[1 - a] = ta, tb
+                out = hand_outcome(rules, tricks, hakem_side, ta + tb)
+                if out is None:
+                    continue
+                pa = rules.kot_points if a == hakem_side else rules.hakem_koti_points
+                pb = rules.kot_points if 1 - a == hakem_side else rules.hakem_koti_points
+                v, kot = R.value2(hands, trick, 0, 0, 0, players, ta, tb, a, pa, pb, dds.table())
+                assert v == (out.points if out.winner == a else -out.points) and kot == out.kot
+
+
+def test_decided_position_solves_to_its_result_and_has_no_moves():
+    rules = Rules(players=4)
+    rng = random.Random(3)
+    base = random_ending(rules, rng, 3)
+    pos = DDPosition(rules, base.trump, base.hands, base.leader, base.trick, (4, 0, 3, 3), base.hakem)
+    assert pos.outcome() is not None
+    assert dds.solve(pos).winner == 0 and dds.solve(pos).points == 1
+    with pytest.raises(PositionError):
+        dds.move_values(pos)
+    assert dds.reaches(pos, 0, 7) and not dds.reaches(pos, 1, 7)
+
+
+def test_bad_input_is_refused():
+    rules = Rules(players=4)
+    pos = random_ending(rules, random.Random(1), 3)
+    with pytest.raises(TypeError):
+        dds.move_values("AS KS")
+    with pytest.raises(ValueError):
+        dds.reaches(pos, 2, 7)
+    with pytest.raises(ValueError):
+        dds.reaches(pos, 0, -1)
+    with pytest.raises(ValueError):
+        dds.set_table_bits(3)
+
+
+def test_table_survives_unrelated_positions():
+    """Entries carry full keys: a warm table from other deals never changes an answer."""
+    rng = random.Random(21)
+    rules = Rules(players=4)
+    positions = [random_ending(rules, rng, 4) for _ in range(30)]
+    warm = [dds.move_values(p) for p in positions]
+    dds.clear_table()
+    cold = [dds.move_values(p) for p in reversed(positions)]
+    assert warm == list(reversed(cold))
