@@ -244,7 +244,7 @@ async function quickMatch(players) {
   await ensureAuth();
   let st = await api.post("/api/queue", { players });
   const cancel = h("button.btn", { type: "button" }, t("cancel"));
-  const box = h("div.sheet-backdrop", {}, h("div.sheet.center", { role: "dialog", "aria-modal": "true" },
+  const box = h("div.sheet-backdrop", { dataset: { sticky: "1" } }, h("div.sheet.center", { role: "dialog", "aria-modal": "true" },
     h("div.spinner", { "aria-hidden": "true" }), h("p", { "aria-live": "polite" }, t("searching")), cancel));
   document.body.append(box);
   let stop = false;
@@ -430,6 +430,14 @@ async function route() {
     clear(app).append(topBar(), h("main.home", {}, h("section.card-panel", {}, h("p", {}, errorText(err)), h("a.btn", { href: "#/" }, t("home")))));
   }
 }
+
+// Escape closes the topmost sheet (settings, menu, fairness).
+window.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Escape") return;
+  const sheets = document.querySelectorAll(".sheet-backdrop");
+  const top = sheets[sheets.length - 1];
+  if (top && !top.dataset.sticky) top.remove(); // the matchmaking sheet is left with its Cancel button
+});
 
 applyLang();
 applyLook();

@@ -504,7 +504,12 @@ export class Table {
       }
     };
     // Moves and releases are followed on the window, so a drag may leave the hand.
-    this.windowListeners = [["pointermove", move], ["pointerup", end], ["pointercancel", end]];
+    // Escape closes what is only there to be read (last trick, summaries), never a decision.
+    const esc = (ev) => {
+      const kind = this.el.overlay.dataset.kind;
+      if (ev.key === "Escape" && ["last", "hand", "ace"].includes(kind)) this.closeModal(kind);
+    };
+    this.windowListeners = [["pointermove", move], ["pointerup", end], ["pointercancel", end], ["keydown", esc]];
     for (const [type, fn] of this.windowListeners) window.addEventListener(type, fn);
   }
 
