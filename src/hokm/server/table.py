@@ -170,6 +170,9 @@ class TableActor:
                 self._replay(ev)
             self.backlog = rows
             self.seq = rows[-1].seq if rows else 0
+            if not self.fair:  # stopped between creating the table and its first event
+                self.fair.append(HandSeeds.fresh(0, self.n))
+                await self._commit([self._commit_item(0)])
             g = self.game
             if self.status == "playing" and g is not None and g.is_over:
                 await self._finish_and_announce()  # the server stopped between the last action and game_over
@@ -194,9 +197,8 @@ class TableActor:
             if p.get("former"):
                 self._lost_players.add(p["former"])
         elif kind == "commit":
-            while len(self.fair) <= p["hand"]:
-                self.fair.append(HandSeeds(len(self.fair), p["server_seed"], [None] * self.n))
-            self.fair[p["hand"]] = HandSeeds(p["hand"], p["server_seed"], [None] * self.n)
+            assert p["hand"] == len(self.fair), "commits are stored in hand order"
+            self.fair.append(HandSeeds(p["hand"], p["server_seed"], [None] * self.n))
         elif kind == "seed":
             self.fair[p["hand"]].seat_seeds[p["seat"]] = p["seed"]
         elif kind == "start":
@@ -242,6 +244,8 @@ class TableActor:
             return
         now = self.clock()
         rows = [EventRow(self.id, self.seq + i + 1, kind, payload, now) for i, (kind, payload) in enumerate(items)]
+        if any(r.kind == "start" for r in rows):
+            self.started_at = now  # as restore() reads it back from the start event
         replan = replan or any(r.kind in GAME_KINDS for r in rows)
         if replan:
             self._decision = rows[-1].seq
@@ -371,15 +375,10 @@ class TableActor:
             s.timeouts += 1
             if s.timeouts >= self.config.timeouts_to_takeover and not g.is_over:
                 items.append(self._takeover(seat))
-        update = None
+        await self._commit(items)
         if g.is_over:
-            update = TableUpdate(status="over")
-            await self._store_game()
-            self.status = "over"
-            items.append(("game_over", {"scores": list(g.scores), "winner": g.winner, "game_id": self.game_id}))
-        await self._commit(items, update)
-        if g.is_over:
-            self._game_ended()
+            # The last action is on disk first; a crash from here on is finished by restore().
+            await self._finish_and_announce()
 
     # ================================================================== absence
     def _takeover(self, seat: int) -> tuple[str, dict[str, Any]]:
@@ -572,7 +571,6 @@ class TableActor:
             self.game = new_game(self.rules, self.fair[0])
             self.status = "playing"
             self.game_id = secrets.token_hex(8)
-            self.started_at = self.clock()
             items = [("start", {"hakem": self.game.hakem, "hakem_draw": self.game.hakem_draw.to_json(),
                                 "game_id": self.game_id})]
             items += self._deal_items()

@@ -1,0 +1,108 @@
+"""The table actor in process: an all-bot game over real storage, and restores at awkward moments."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from sqlalchemy import delete, update
+
+from hokm.server.botpool import BotPool
+from hokm.server.bus import MemoryBus
+from hokm.server.config import ServerConfig
+from hokm.server.storage import TableRow, open_storage
+from hokm.server.storage.metadata import game_players, games, table_events, tables
+from hokm.server.table import TableActor
+
+CONFIG = ServerConfig(bot_delay=(0.0, 0.0), hand_pause=0.0)
+
+
+def _row(table_id: str, players: int) -> TableRow:
+    now = time.time()
+    seats = [{"seat": i, "kind": "bot", "player_id": None, "name": f"bot {i}", "bot": "random", "connected": False,
+              "auto": False, "reclaim_until": None} for i in range(players)]
+    return TableRow(id=table_id, mode="computer", players=players,
+                    config={"rules": {"target_points": 3}, "timers": {"trump": 5, "play": 5, "discard": 5, "draw": 5},
+                            "bot": "random", "hints": True},
+                    host=None, status="waiting", seats=seats, created_at=now, updated_at=now)
+
+
+async def _wait_over(actor: TableActor) -> None:
+    for _ in range(2000):
+        if actor.status == "over":
+            return
+        await asyncio.sleep(0.01)
+    raise TimeoutError("the bots did not finish")
+
+
+def test_all_bot_game_then_restore_finishes_an_interrupted_end(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = open_storage(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        await store.init()
+        bus, bots = MemoryBus(), BotPool(2)
+        row = _row("t1", 3)
+        await store.create_table(row)
+        actor = TableActor(row, storage=store, bus=bus, bots=bots, config=CONFIG)
+        sub = await bus.subscribe(actor.channel)
+        await actor.create()
+        await actor.start(None)
+        await _wait_over(actor)
+        game = await store.get_game(actor.game_id)
+        assert game is not None and game.hands == len(actor.game.results) and max(game.scores) >= 3
+        events = await store.events("t1")
+        assert [e.seq for e in events] == list(range(1, len(events) + 1)) and events[-1].kind == "game_over"
+        # Every broadcast batch came after its events were stored, in order.
+        seqs = []
+        await sub.close()
+        async for batch in sub:
+            seqs.extend(m["seq"] for m in batch["spectator"])
+        assert seqs == [e.seq for e in events]
+
+        # Pretend the process died after the last action was stored but before game_over.
+        async with store.engine.begin() as conn:  # type: ignore[union-attr]
+            await conn.execute(delete(table_events).where(table_events.c.seq == events[-1].seq))
+            await conn.execute(delete(games))
+            await conn.execute(delete(game_players))
+            await conn.execute(update(tables).values(status="playing", seq=events[-1].seq - 1))
+        again = TableActor((await store.get_table("t1")), storage=store, bus=bus, bots=bots, config=CONFIG)
+        await again.restore()
+        assert again.status == "over"
+        restored = await store.get_game(again.game_id)
+        assert restored is not None
+        old, new = json.loads(game.record), json.loads(restored.record)
+        assert old["meta"].pop("ended_at") <= new["meta"].pop("ended_at")
+        assert new == old
+        assert (await store.events("t1"))[-1].kind == "game_over"
+        bots.close()
+        await store.close()
+    asyncio.run(asyncio.wait_for(main(), 120))
+
+
+def test_restore_mid_game_continues_to_the_same_kind_of_end(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = open_storage(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        await store.init()
+        bus, bots = MemoryBus(), BotPool(2)
+        row = _row("t2", 2)
+        await store.create_table(row)
+        actor = TableActor(row, storage=store, bus=bus, bots=bots, config=CONFIG)
+        await actor.create()
+        await actor.start(None)
+        while actor.game is None or actor.game.hand_index < 1:
+            await asyncio.sleep(0.005)
+        actor.close()  # the process "stops": timers gone, events stay
+        async with actor._lock:
+            live = actor.game.history
+        again = TableActor((await store.get_table("t2")), storage=store, bus=bus, bots=bots, config=CONFIG)
+        await again.restore()
+        assert again.game is not None
+        restored = again.game.history  # read before the restored table's bots get a turn
+        # Everything played is on disk, except at most the move being written when it stopped.
+        assert len(restored) >= len(live) - 1 and restored[:len(live) - 1] == live[:len(live) - 1]
+        await _wait_over(again)
+        assert (await store.get_game(again.game_id)) is not None
+        bots.close()
+        await store.close()
+    asyncio.run(asyncio.wait_for(main(), 120))
