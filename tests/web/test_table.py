@@ -78,6 +78,7 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     assert view["phase"] == "over" and max(view["scores"]) >= 3
     text = page.locator(".overlay[data-kind='game']").inner_text()
     assert "Game over" in text and ("You won!" in text or "You lost" in text)
+    assert "We won the game" in text or "They won the game" in text
     shot(page, "phone-en-4p-game-over")
 
     # Each hand's revealed seed matches the hash published before its deal, checked in the page.

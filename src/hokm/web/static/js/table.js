@@ -188,6 +188,16 @@ export class Table {
 
   sideOf(seat) { return this.view.players === 4 ? seat % 2 : seat; }
 
+  /** "We won the hand", "They won the game", "Bahar won the hand": the verb agrees in both languages. */
+  wonText(kind, side) {
+    const v = this.view;
+    const seated = v.seat !== null && v.seat !== undefined;
+    const base = kind === "hand" ? "handWon" : "gameWon";
+    if (seated && v.players === 4) return t(side === v.seat % 2 ? base + "We" : base + "They");
+    if (seated && side === v.seat) return t(base + "You");
+    return t(base + "By", { side: this.sideName(side) });
+  }
+
   // ------------------------------------------------------------------ rendering
   render() {
     if (!this.view) return;
@@ -658,9 +668,9 @@ export class Table {
     }
     const callout = r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
     const pts = r.points === 1 ? t("point1") : t("points", { n: r.points });
-    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, t("handWonBy", { side: this.sideName(r.winner) }), " · ", pts), ...rows,
+    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, this.wonText("hand", r.winner), " · ", pts), ...rows,
       h("button.btn.primary", { type: "button", onclick: () => this.closeModal("hand") }, t("close"))];
-    this.say(`${t("handWonBy", { side: this.sideName(r.winner) })}, ${pts}${r.kot ? ", " + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
+    this.say(`${this.wonText("hand", r.winner)}, ${pts}${r.kot ? ", " + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
     if (v.phase === "over") return; // the game summary follows at once
     this.closeModal();
     this.openModal("hand", { title: t("handOver"), body }, { dismissable: true });
@@ -681,12 +691,12 @@ export class Table {
         h("span.sum-tricks", {}, num(v.scores[s]))));
     }
     const callout = r && r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r && r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
-    const head = mine === null ? t("gameWonBy", { side: this.sideName(winner) }) : mine === winner ? t("youWin") : t("youLose");
+    const head = mine === null ? this.wonText("game", winner) : mine === winner ? t("youWin") : t("youLose");
     sound.play(mine === winner ? "kot" : "trick");
-    const body = [h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout, h("p", {}, t("gameWonBy", { side: this.sideName(winner) })), ...rows,
+    const body = [h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout, h("p", {}, this.wonText("game", winner)), ...rows,
       h("div.row", {},
         this.hooks.onGameOverActions ? this.hooks.onGameOverActions() : null)];
-    this.say(`${t("gameOver")}. ${t("gameWonBy", { side: this.sideName(winner) })}`);
+    this.say(`${t("gameOver")}. ${this.wonText("game", winner)}`);
     this.openModal("game", { title: t("gameOver"), body });
   }
 
