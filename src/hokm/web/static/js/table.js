@@ -188,6 +188,10 @@ export class Table {
 
   sideOf(seat) { return this.view.players === 4 ? seat % 2 : seat; }
 
+  playedText(p) {
+    return p.seat === this.view.seat ? t("playedYou", { card: cardName(p.card) }) : t("played", { name: this.nameOf(p.seat), card: cardName(p.card) });
+  }
+
   /** "We won the hand", "They won the game", "Bahar won the hand": the verb agrees in both languages. */
   wonText(kind, side) {
     const v = this.view;
@@ -712,7 +716,7 @@ export class Table {
     sound.play("play");
     const parts = [];
     for (const p of plays) {
-      parts.push(t("played", { name: this.nameOf(p.seat), card: cardName(p.card) }));
+      parts.push(this.playedText(p));
       const tr = v.completed[p.trick];
       if (tr && p.card === tr.cards[tr.cards.length - 1]) parts.push(t("trickTo", { name: this.nameOf(tr.winner) }));
     }
@@ -734,7 +738,7 @@ export class Table {
       const src = fromRect ? { x: fromRect.left + fromRect.width / 2, y: fromRect.top + fromRect.height / 2 } : this.seatPoint(p.seat);
       const dx = src.x - (to.left + to.width / 2), dy = src.y - (to.top + to.height / 2);
       sound.play("play");
-      this.say(t("played", { name: this.nameOf(p.seat), card: cardName(p.card) }));
+      this.say(this.playedText(p));
       await el.animate([
         { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) rotate(0deg) scale(${fromRect ? 1 : 0.6})`, opacity: fromRect ? 1 : 0.2 },
         { transform: `translate(-50%, -50%) rotate(var(--tilt))`, opacity: 1 },
