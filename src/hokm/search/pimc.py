@@ -52,8 +52,16 @@ class SearchConfig:
     enumerate_limit: int = 48    # list every deal when at most this many exist
     root_deals: int = 24         # deals per option for trump, discard and draw decisions
     evaluator: str = "dd"        # "dd" (double-dummy, falls back to rollouts) or "rollout"
+    #: with "dd": the solver scores positions where the mover holds at most this many cards
+    #: (index: players - 2); larger ones are rolled out, as exact search there costs seconds.
+    dd_cards: tuple[int, int, int] = (13, 9, 8)
     root_evaluator: str = "rollout"
     inference: bool = True       # weight deals by the soft evidence
+    #: card play with more cards in hand than ``dd_cards`` allows: "search" rolls sampled deals
+    #: out; "heuristic" asks the heuristic bot (the same rules of thumb the rollouts lack).
+    early: str = "search"
+    #: trump, discards and draws: "search" (sampled deals) or "heuristic".
+    root: str = "search"
     noise: float = 0.0           # easy levels: random jitter added to option values
 
 
@@ -80,15 +88,35 @@ class DDEvaluator:
         return float(self._dds.solve(self._dd(pos)).value)
 
 
-def make_evaluator(kind: str) -> Evaluator:
+class HybridEvaluator:
+    """Double-dummy scores for small positions, rollouts for big ones (see ``dd_cards``)."""
+
+    name = "dd"
+
+    def __init__(self, dd: Evaluator, fallback: Evaluator, limits: tuple[int, int, int]) -> None:
+        self.dd, self.fallback, self.limits = dd, fallback, limits
+
+    def _pick(self, pos: Position) -> Evaluator:
+        small = pos.hands[pos.to_move].bit_count() <= self.limits[pos.n - 2]
+        return self.dd if small else self.fallback
+
+    def move_values(self, pos: Position) -> dict[Card, float]:
+        return self._pick(pos).move_values(pos)
+
+    def hand_value(self, pos: Position) -> float:
+        return self._pick(pos).hand_value(pos)
+
+
+def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13)) -> Evaluator:
     """The evaluator named ``kind``; ``"dd"`` falls back to rollouts until the solver exists."""
     if kind == "rollout":
         return RolloutEvaluator()
     if kind == "dd":
         try:
-            return DDEvaluator()
+            dd = DDEvaluator()
         except ImportError:
             return RolloutEvaluator()
+        return HybridEvaluator(dd, RolloutEvaluator(), dd_cards)
     raise ValueError(f"unknown evaluator {kind!r} (expected 'dd' or 'rollout')")
 
 
@@ -136,11 +164,12 @@ class PimcBot(Bot):
         self.config = config or SearchConfig()
         self.rng = random.Random(seed)
         self.name = name
-        self.evaluator = evaluator or make_evaluator(self.config.evaluator)
+        self.evaluator = evaluator or make_evaluator(self.config.evaluator, self.config.dd_cards)
         self.root_evaluator = (self.evaluator if self.config.root_evaluator == self.config.evaluator
-                               else make_evaluator(self.config.root_evaluator))
+                               else make_evaluator(self.config.root_evaluator, self.config.dd_cards))
         self.clock = clock
         self.last_deals = 0  # deals scored for the last decision (for tests and reports)
+        self._rules_bot: Bot | None = None
 
     # ------------------------------------------------------------------ entry point
     def act(self, view: SeatView) -> Action:
@@ -149,6 +178,9 @@ class PimcBot(Bot):
         if len(view.legal) == 1:
             self.last_deals = 0
             return view.legal[0]
+        if self._delegate(view):
+            self.last_deals = 0
+            return self._heuristic().act(view)
         if view.phase == "play":
             return self._play(view)
         if view.phase == "trump":
@@ -158,6 +190,19 @@ class PimcBot(Bot):
         if view.phase == "draw":
             return self._draw(view)
         raise ValueError(f"no decision to make in the {view.phase} phase")
+
+    def _delegate(self, view: SeatView) -> bool:
+        cfg = self.config
+        if view.phase != "play":
+            return cfg.root == "heuristic"
+        return cfg.early == "heuristic" and len(view.hand) > cfg.dd_cards[view.players - 2]
+
+    def _heuristic(self) -> Bot:
+        if self._rules_bot is None:
+            from ..bots.base import make_bot
+
+            self._rules_bot = make_bot("heuristic", seed=self.rng.randrange(2**31))
+        return self._rules_bot
 
     # ------------------------------------------------------------------ deals
     def _deals(self, view: SeatView, kn: Knowledge, start: float) -> Sequence[tuple[list[int], float]]:
