@@ -245,7 +245,9 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
     assert "۴" in body  # Persian digits
     shot(page, "phone-fa-home")
     page.fill("#nickname", "سارا")
-    page.locator(".seg[data-value='3']").first.click()
+    page.locator(".seg[data-value='3']").first.click()  # three players
+    page.locator(".seg[data-value='easy']").click()
+    page.locator("[aria-label='امتیاز برد'] .seg[data-value='3']").click()  # a short game
     page.click("#play-computer")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
     deadline = time.monotonic() + 40
@@ -264,6 +266,16 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(200)
     shot(page, "desktop-fa-3p-table")
+    page.set_viewport_size(PHONE)
+    # Play on to the end, in Persian.
+    deadline = time.monotonic() + 240
+    while not game_over(page) and time.monotonic() < deadline:
+        act_once(page)
+        page.wait_for_timeout(30)
+    assert game_over(page), "the Persian game did not finish in time"
+    text = page.locator(".overlay[data-kind='game']").inner_text()
+    assert "پایان بازی" in text and ("بردید" in text or "باختید" in text)
+    shot(page, "phone-fa-3p-game-over")
 
 
 def test_settings_persist_across_reloads(server, open_page):
