@@ -5,7 +5,8 @@
 // Showing a record needs three facts the record leaves to the rules: which seat got which card
 // (the deal packets), who took each trick, and who is Hâkem next. They are worked out below
 // for display only, following the rule notes; the server's verification of the same record is
-// shown beside them, and live play never uses this code.
+// shown beside them, tests/web/test_replay.py holds them to the engine's own answers, and live
+// play never uses this code.
 
 import { h, clear } from "./dom.js";
 import { t, num, cardName, suitName } from "./i18n.js";
