@@ -86,7 +86,7 @@ class Services:
         self.config = config
         self.storage = open_storage(config.db_url)
         self.bus = open_bus(config.bus_url)
-        self.bots = BotPool(config.bot_threads)
+        self.bots = BotPool(config.bot_threads, config.bot_processes)
         self.lobby = Lobby(self.storage, self.bus, self.bots, config)
         self.node: str | None = None
         if config.redis_url:  # several nodes: leases, routing and takeover (hokm.server.cluster)

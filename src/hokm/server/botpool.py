@@ -1,18 +1,24 @@
-"""Bot decisions off the event loop.
+"""Bot decisions off the event loop: light bots in threads, search bots in worker processes.
 
-Bots are built once per (table, seat, level) and asked in a thread pool, so a slow search bot
-delays only its own table. Each bot is used by one thread at a time (a lock per bot: bots may
-keep state between calls). A bot that fails or answers an illegal action is replaced for that
-decision by a random legal one and the failure is logged, so a broken bot never stalls a table.
+A bot is built once per (table, seat, level) and keeps its state between decisions. Light bots
+(``random``, ``heuristic``: well under a millisecond) run in a thread pool. Search levels spend
+tens of milliseconds of pure Python per decision, holding the interpreter lock, so they run in
+worker processes instead, where they cannot stall the event loop and with it every other table.
+Each (table, seat) always goes to the same worker, so its bot instance lives there between calls.
+
+A bot that fails or answers an illegal action is replaced for that decision by a random legal
+one and the failure is logged (never the cards), so a broken bot never stalls a table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..bots.base import Bot, available_bots, make_bot
@@ -21,6 +27,9 @@ from ..engine import Action, SeatView
 log = logging.getLogger("hokm.server.bots")
 #: Levels preferred for the default and hint bots, strongest first; the first that exists wins.
 PREFERRED = ("medium", "heuristic", "easy", "random")
+#: Levels cheap enough to run in a thread.
+LIGHT = frozenset({"random", "heuristic"})
+Key = tuple[str, Any, str]  # (table id, seat or ("hint", seat), level)
 
 
 def public_levels() -> list[dict[str, str]]:
@@ -45,45 +54,101 @@ class _Slot:
         self.lock = threading.Lock()
 
 
-class BotPool:
-    def __init__(self, threads: int = 4) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hokm-bot")
-        self._slots: dict[tuple[str, Any, str], _Slot] = {}
-        self._fallback = random.Random()
+class _Bots:
+    """Bot instances by key, with the decide and release steps (used in threads and in workers)."""
 
-    def _slot(self, key: tuple[str, Any, str]) -> _Slot:
-        slot = self._slots.get(key)
-        if slot is None:
-            slot = self._slots[key] = _Slot(make_bot(key[2], seed=random.getrandbits(63)))
-        return slot
+    def __init__(self) -> None:
+        self.slots: dict[Key, _Slot] = {}
+        self.guard = threading.Lock()
 
-    def _decide_sync(self, key: tuple[str, Any, str], view: SeatView) -> Action:
-        slot = self._slot(key)
+    def decide(self, key: Key, view: SeatView) -> Action | None:
+        with self.guard:
+            slot = self.slots.get(key)
+            if slot is None:
+                slot = self.slots[key] = _Slot(make_bot(key[2], seed=random.getrandbits(63)))
         with slot.lock:
             try:
                 action = slot.bot.act(view)
-                if action in view.legal:
-                    return action
-                log.warning("bot %s answered an illegal action; playing a random legal one", key[2])
             except Exception:  # noqa: BLE001 - any bot failure must not stall the table
-                log.exception("bot %s failed; playing a random legal action", key[2])
-        return view.legal[self._fallback.randrange(len(view.legal))]
-
-    async def decide(self, table_id: str, seat: Any, level: str, view: SeatView) -> Action:
-        """A legal action for ``view`` from the bot of ``level`` that plays ``seat`` at this table."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._decide_sync, (table_id, seat, level), view)
+                log.exception("bot %s failed; a random legal action is played instead", key[2])
+                return None
+        if action not in view.legal:
+            log.warning("bot %s answered an illegal action; a random legal one is played instead", key[2])
+            return None
+        return action
 
     def release(self, table_id: str) -> None:
-        """Close and forget the bots of a table (its game is over)."""
-        for key in [k for k in self._slots if k[0] == table_id]:
-            slot = self._slots.pop(key)
+        with self.guard:
+            keys = [k for k in self.slots if k[0] == table_id]
+            slots = [self.slots.pop(k) for k in keys]
+        for key, slot in zip(keys, slots):
             try:
                 slot.bot.close()
             except Exception:  # noqa: BLE001
                 log.exception("closing bot %s failed", key[2])
 
+
+_WORKER = _Bots()  # the bots of one worker process
+
+
+def _worker_decide(key: Key, view: SeatView) -> Action | None:
+    return _WORKER.decide(key, view)
+
+
+def _worker_release(table_id: str) -> None:
+    _WORKER.release(table_id)
+
+
+class BotPool:
+    def __init__(self, threads: int = 4, processes: int = 2) -> None:
+        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hokm-bot")
+        self._local = _Bots()
+        self._workers: list[ProcessPoolExecutor | None] = [None] * max(0, processes)
+        self._fallback = random.Random()
+
+    def _worker(self, key: Key) -> tuple[int, ProcessPoolExecutor] | None:
+        if not self._workers or key[2] in LIGHT:
+            return None
+        i = hash((key[0], key[1])) % len(self._workers)
+        w = self._workers[i]
+        if w is None:  # started on first use, so servers with light bots only never spawn any
+            w = self._workers[i] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return i, w
+
+    async def decide(self, table_id: str, seat: Any, level: str, view: SeatView) -> Action:
+        """A legal action for ``view`` from the bot of ``level`` that plays ``seat`` at this table."""
+        loop = asyncio.get_running_loop()
+        key: Key = (table_id, seat, level)
+        target = self._worker(key)
+        action: Action | None
+        if target is None:
+            action = await loop.run_in_executor(self._threads, self._local.decide, key, view)
+        else:
+            i, worker = target
+            try:
+                action = await loop.run_in_executor(worker, _worker_decide, key, view)
+            except BrokenProcessPool:
+                log.error("a bot worker process died; starting a new one")
+                self._workers[i] = None
+                action = None
+        if action is None:
+            action = view.legal[self._fallback.randrange(len(view.legal))]
+        return action
+
+    def release(self, table_id: str) -> None:
+        """Close and forget the bots of a table (its game is over)."""
+        self._local.release(table_id)
+        for w in self._workers:
+            if w is not None:
+                try:
+                    w.submit(_worker_release, table_id)
+                except (BrokenProcessPool, RuntimeError):
+                    pass
+
     def close(self) -> None:
-        for key in list(self._slots):
-            self._slots.pop(key).bot.close()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        for table_id in {k[0] for k in list(self._local.slots)}:
+            self._local.release(table_id)
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        for w in self._workers:
+            if w is not None:
+                w.shutdown(wait=False, cancel_futures=True)

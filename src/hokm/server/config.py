@@ -46,6 +46,7 @@ class ServerConfig:
     flood_limit: int = 200  # refused messages in a row before the connection is closed
     max_tables: int = 10_000
     bot_threads: int = 4
+    bot_processes: int = 2  # worker processes for search-level bots (0: threads for every bot)
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
