@@ -187,3 +187,15 @@ def test_throw_keeps_the_guard_of_a_king():
 def test_third_hand_plays_the_cheaper_of_touching_honours():
     game = position(["3D", "8D", "KD QD 4D 2C 3C 4C 5C 6C 7C 8C 9C TC JC", "AD"], "S", "3D 8D")
     assert decide(game) == "QD"
+
+
+def test_a_view_without_a_decision_is_refused():
+    game = position(["AS KS QS 3S 2H"], "S")
+    waiting = game.view(1)
+    with pytest.raises(ValueError, match="no legal action"):
+        BOT.act(waiting)
+
+
+def test_the_registry_builds_it():
+    bot = make_bot("heuristic", seed=3)
+    assert isinstance(bot, HeuristicBot) and bot.name == "heuristic"

@@ -79,6 +79,8 @@ class HeuristicBot(Bot):
         self.seed = seed
 
     def act(self, view: SeatView) -> Action:
+        if not view.legal:
+            raise ValueError(f"seat {view.seat} has no legal action in the {view.phase} phase")
         phase = view.phase
         if phase == "play":
             return PLAYS[choose_play(view, Memory.from_view(view))]
