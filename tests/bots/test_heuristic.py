@@ -162,9 +162,10 @@ def test_only_legal_moves_in_every_phase(players, seed, mix):
 
 
 def test_a_decision_takes_well_under_a_millisecond():
+    """The median, not the mean: on a shared machine a few decisions are preempted for milliseconds."""
     game = Game.new(Rules(players=4), seed=2)
     rng = random.Random(2)
-    spent, decisions = 0.0, 0
+    times = []
     while not game.is_over:
         if game.phase is Phase.DEAL:
             game.deal(rng=rng)
@@ -172,10 +173,10 @@ def test_a_decision_takes_well_under_a_millisecond():
         view = game.view(game.to_move)
         start = time.perf_counter()
         action = BOT.act(view)
-        spent += time.perf_counter() - start
-        decisions += 1
+        times.append(time.perf_counter() - start)
         game.apply(action, seat=view.seat)
-    assert spent / decisions < 0.5e-3
+    times.sort()
+    assert times[len(times) // 2] < 0.25e-3
 
 
 def test_throw_keeps_the_guard_of_a_king():
