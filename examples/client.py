@@ -31,11 +31,14 @@ async def play(base: str, players: int, bot: str | None, use_hints: bool, nickna
         async with websockets.connect(ws_url) as ws:
             await ws.send(json.dumps({"type": "hello", "token": guest["token"]}))
             await ws.send(json.dumps({"type": "join", "table": table["table_id"]}))
-            seq, game_id, answered = 0, None, None
+            seq, game_id, answered, view = 0, None, None, None
             while game_id is None:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 120))
                 if msg["type"] == "error":
                     print("server:", msg["code"], msg["message"])
+                    if msg["code"] == "rate_limited" and view and view["legal"]:
+                        await asyncio.sleep(1.0)  # too fast: wait, then answer the same decision again
+                        await ws.send(json.dumps({"type": "action", "action": view["legal"][0], "seq": seq}))
                     continue
                 if msg["type"] == "hint":
                     await ws.send(json.dumps({"type": "action", "action": msg["action"], "seq": seq}))
@@ -61,7 +64,7 @@ async def play(base: str, players: int, bot: str | None, use_hints: bool, nickna
                     else:
                         await ws.send(json.dumps({"type": "action", "action": view["legal"][0], "seq": seq}))
         record = (await http.get(f"/api/games/{game_id}/record", headers=auth)).raise_for_status().json()
-        check = (await http.post("/api/verify", json=record)).json()
+        check = (await http.post("/api/verify", json=record, headers=auth)).raise_for_status().json()
         print(f"game {game_id} over after {len(record['hands'])} hands; fairness check: {check['message']}")
     return 0
 

@@ -152,3 +152,13 @@ def test_private_room_seat_choice_and_a_bot(server: ServerProcess, tmp_path) -> 
         for p in (host, guest):
             await p.close()
     run(main())
+
+
+def test_the_example_client_plays_a_game(server: ServerProcess) -> None:
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "client.py"
+    done = subprocess.run([sys.executable, str(script), server.url, "--players", "3", "--bot", "random"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "fairness check: all" in done.stdout and "hands verified" in done.stdout
