@@ -8,7 +8,6 @@ command needs nothing else installed.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 HELP = "run the game server (HTTP + WebSocket API, web table)"
