@@ -16,7 +16,7 @@ def test_public_queue_pairs_people_then_fills_with_bots(server: ServerProcess) -
         await a.connect()
         status = await a.api("POST", "/api/queue", {"players": 2})
         assert status["status"] == "queued" and status["players"] == 2
-        await b.api("POST", "/api/queue", {"players": 2})
+        await b.api("POST", "/api/queue", {"players": 2, "seed": "b0b0"})
         matched = await a.expect(lambda m: m["type"] == "matched")  # pushed on the WebSocket
         polled = await b.api("GET", "/api/queue")
         assert polled == {"status": "matched", "players": None, "table": matched["table"], "waited": None,
@@ -24,6 +24,11 @@ def test_public_queue_pairs_people_then_fills_with_bots(server: ServerProcess) -
         info = await a.api("GET", f"/api/tables/{matched['table']}")
         assert info["mode"] == "public" and {s["player_id"] for s in info["seats"]} == {a.id, b.id}
         await a.api("POST", "/api/queue", {"players": 2}, status=409)  # already at a public table
+        b_seat = next(s["seat"] for s in info["seats"] if s["player_id"] == b.id)
+        await b.connect()
+        state = await b.join(matched["table"])
+        assert state["seat"] == b_seat and state["fair"][0]["commit"]
+        await b.close()
         # Alone in the 3-player queue: after the wait (1 s here) bots take the empty seats.
         await c.api("POST", "/api/queue", {"players": 3})
         for _ in range(100):

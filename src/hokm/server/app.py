@@ -238,7 +238,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         p = await me(request)
         if request.method == "POST":
             req = await body(request, QueueRequest)
-            return await services.lobby.enqueue(p, req.players)
+            status = await services.lobby.enqueue(p, req.players)
+            if req.seed:
+                services.lobby.queue_seeds[p.id] = req.seed.lower()
+            return status
         if request.method == "DELETE":
             await settled(services.lobby.leave_queue(p.id))
             services.lobby.matched.pop(p.id, None)

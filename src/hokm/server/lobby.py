@@ -50,6 +50,8 @@ class Lobby:
         self.actors: dict[str, TableActor] = {}
         self.queues: dict[int, dict[str, QueueEntry]] = {2: {}, 3: {}, 4: {}}
         self.matched: dict[str, tuple[str, float]] = {}
+        #: Seeds for the first hand given when queueing (kept by the node that took the request).
+        self.queue_seeds: dict[str, str] = {}
         self.default_bot = pick_level(config.default_bot)
         self.hint_bot = pick_level(config.hint_bot or None)
         self._task: asyncio.Task[None] | None = None
@@ -171,6 +173,7 @@ class Lobby:
         return self.queue_status(player.id)
 
     def leave_queue(self, player_id: str) -> None:
+        self.queue_seeds.pop(player_id, None)
         for q in self.queues.values():
             q.pop(player_id, None)
 
@@ -209,7 +212,8 @@ class Lobby:
             seats[i] = self._seat(i, "human", e.player_id, e.name)
         actor = await self._new_table(mode="public", players=n, rules=Rules(players=n), timers=Timers(),
                                       level=self.default_bot, hints=True, host=None, seats=seats, code=None)
-        await actor.create()
+        seeds = {i: self.queue_seeds.pop(e.player_id) for e, i in zip(group, order) if e.player_id in self.queue_seeds}
+        await actor.create(seeds)
         await actor.start(None)
         for e in group:
             self.matched[e.player_id] = (actor.id, time.time())

@@ -445,6 +445,7 @@ class FreeRequest(_Model):
 
 class QueueRequest(_Model):
     players: Literal[2, 3, 4] = 4
+    seed: str | None = Field(None, pattern=HEX_SEED, description="your seed for the first hand's shuffle")
 
 
 class QueueStatus(_Model):
