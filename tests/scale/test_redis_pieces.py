@@ -124,3 +124,14 @@ def test_postgres_migrates_and_refuses_a_stale_owner(pg_url: str) -> None:
 
     asyncio.run(go())
     assert asyncio.run(current(pg_url)) == "0002"
+
+
+@pytest.mark.timeout(60)  # without the lock, concurrent CREATE TABLEs deadlock or fail
+def test_nodes_starting_together_migrate_once(pg_url: str) -> None:
+    from hokm.server.migrations import upgrade
+
+    async def go() -> None:
+        await asyncio.gather(*(upgrade(pg_url) for _ in range(4)))
+
+    asyncio.run(go())
+    assert asyncio.run(current(pg_url)) == "0002"

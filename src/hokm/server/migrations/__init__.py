@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 HERE = Path(__file__).resolve().parent
 BASELINE = "0001"
+LOCK_KEY = 0x686F6B6D  # "hokm": the advisory lock that serialises migrations on PostgreSQL
 
 
 def _config(connection: Any) -> Any:
@@ -32,6 +33,9 @@ def _config(connection: Any) -> Any:
 def _upgrade_sync(connection: Any, revision: str) -> None:
     from alembic import command
 
+    if connection.dialect.name == "postgresql":
+        # Nodes starting together: the first migrates, the others wait here and then find nothing to do.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
     cfg = _config(connection)
     names = set(inspect(connection).get_table_names())
     if "alembic_version" not in names and "table_events" in names:
