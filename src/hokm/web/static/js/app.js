@@ -177,6 +177,7 @@ async function home() {
   const quickBtn = h("button.btn#quick-match", { type: "button" }, t("findMatch"));
   quickBtn.onclick = busy(quickBtn, () => quickMatch(players));
   const recent = h("div.recent", {}, h("p.muted", {}, "…"));
+  const leaders = h("ol.leaders", {});
 
   clear(app).append(topBar(), h("main.home", {},
     h("section.hero", {}, h("div.hero-cards", { "aria-hidden": "true" },
@@ -197,8 +198,10 @@ async function home() {
       h("h2", {}, t("privateRoom")), roomBtn,
       h("div.row.join-row", {}, codeIn, joinBtn)),
     h("section.card-panel.panel-quick", {}, h("h2", {}, t("quickMatch")), quickBtn),
-    h("section.card-panel.panel-recent", {}, h("h2", {}, t("recentGames")), recent)));
+    h("section.card-panel.panel-recent", {}, h("h2", {}, t("recentGames")), recent),
+    h("section.card-panel.panel-leaders", {}, h("h2", {}, t("leaderboard")), leaders)));
   loadRecent(recent);
+  loadLeaders(leaders);
   if (code) { nick.focus(); toast(t("nicknameFirst")); }
   return null;
 }
@@ -225,6 +228,22 @@ async function loadRecent(box) {
     }
   } catch (err) {
     box.append(h("p.muted", {}, errorText(err)));
+  }
+}
+
+async function loadLeaders(box) {
+  // The server lists players to players: a first visit, with no identity yet, shows no list.
+  if (!api.auth) { box.closest(".card-panel").hidden = true; return; }
+  try {
+    const res = await api.get("/api/leaderboard?limit=10");
+    if (!res.players.length) { box.replaceWith(h("p.muted", {}, t("noRecent"))); return; }
+    for (const p of res.players) {
+      box.append(h("li.leader" + (api.auth && p.player_id === api.auth.player_id ? ".me" : ""), {},
+        h("span.leader-name", {}, p.nickname),
+        h("span.leader-stats", {}, `${num(Math.round(p.rating))} · ${t("wins", { n: p.wins })}`)));
+    }
+  } catch {
+    box.replaceWith(h("p.muted", {}, "—"));
   }
 }
 
