@@ -34,7 +34,7 @@ def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "engine", "--seconds", "0.2", "--rounds", "2", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     for key in ("hokm_plays_per_s", "hokm_hands_per_s", "openspiel_plays_per_s", "openspiel_hands_per_s",
-                "ratio", "loop_floor_plays_per_s"):
+                "ratio", "loop_floor_plays_per_s", "hokm_hands_per_s_with_deal"):
         assert key in r
     assert r["hokm_plays_per_s"] > 0 and r["clock"] == "cpu" and r["players"] == 4
     if r["openspiel_missing"]:

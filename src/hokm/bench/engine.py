@@ -197,6 +197,8 @@ def measure(players: int = 4, seconds: float = 3.0, seed: int = 1, rounds: int =
         "clock": clock_name,
         "hokm_plays_per_s": round(hokm.plays_per_s, 1),
         "hokm_hands_per_s": round(hokm.hands_per_s, 1),
+        # whole hands, the deal and trump (and 2-player discards and draws) included
+        "hokm_hands_per_s_with_deal": round(hokm.hands / (hokm.seconds + hokm.setup_seconds), 1),
         "hokm": asdict(hokm),
         "openspiel_plays_per_s": None,
         "openspiel_hands_per_s": None,
@@ -258,5 +260,6 @@ def run(args: argparse.Namespace) -> int:
               f"{_fmt(r['openspiel_hands_per_s']):>10}{o['plays']:>10}{o['hands']:>8}{o['seconds']:>9.2f}")
         ratio = r["ratio"]
         print(f"ratio hokm/openspiel (card plays per second): {'-' if ratio is None else f'{ratio:.2f}'}")
+    print(f"hokm whole hands with the deal and trump: {_fmt(r['hokm_hands_per_s_with_deal'])} hands/s")
     print(f"loop floor (the same loop over a do-nothing stub): {_fmt(r['loop_floor_plays_per_s'])} plays/s")
     return 0
