@@ -175,6 +175,9 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     host.locator("[aria-label='Players'] .seg[data-value='2']").click()
     host.click("#create-room")
     host.wait_for_selector(".room-code")
+    # The host picks the other seat.
+    host.locator(".seat-row[data-seat='1'] .move").click()
+    host.wait_for_function("() => document.querySelector(\".seat-row[data-seat='1']\").textContent.includes('Ali')")
     code = host.locator(".room-code").inner_text().strip()
     assert len(code) >= 6
 
@@ -224,7 +227,7 @@ def test_private_room_with_two_browsers(server, open_page, browser):
         host.wait_for_timeout(40)
     assert {"trump", "discard", "draw", "play"} <= kinds
     hv, gv = table_view(host), table_view(guest)
-    assert hv["seat"] != gv["seat"]
+    assert (hv["seat"], gv["seat"]) == (1, 0)
     assert hv["completed"][:2] == gv["completed"][:2]
     # Neither sees the other's cards.
     assert not set(hv["hand"]) & set(gv["hand"])

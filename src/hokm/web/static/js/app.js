@@ -303,8 +303,14 @@ async function room(tableId) {
           h("span.seat-who", {}, s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? `🤖 ${t("bot")}` : s.name + (s.player_id === me ? ` (${t("you")})` : "")),
           tbl.players === 4 ? h("span.team-dot", { dataset: { team: s.seat % 2 } }) : null,
           s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat })) }, t("sitHere")) : null,
+          s.kind === "empty" && seated ? h("button.btn.small.move", { type: "button", onclick: act(async () => {
+            // Changing seats is leaving one and taking another.
+            const mine = tbl.seats.find((x) => x.player_id === me);
+            await api.post(`/api/tables/${tableId}/free`, { seat: mine.seat });
+            return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat });
+          }) }, t("moveHere")) : null,
           s.kind === "empty" && host ? h("button.btn.small.add-bot", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/bot`, { seat: s.seat, level: levels.length ? tbl.bot : undefined })) }, t("addBot")) : null,
-          s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, t("removeBot")) : null))),
+          s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null))),
       host ? h("button.btn.primary.big#start-game", { type: "button", disabled: tbl.seats.some((s) => s.kind === "empty"), onclick: act(() => api.post(`/api/tables/${tableId}/start`, {})) }, t("startGame"))
         : h("p.muted", { "aria-live": "polite" }, t("waitingHost")));
   };
