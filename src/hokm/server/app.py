@@ -130,6 +130,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return wrapper
 
     async def body(request: Request, model: type[M], limit: int = MAX_BODY) -> M:
+        declared = request.headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > limit:
+            raise ApiError("bad_request", f"the body must be JSON of at most {limit} bytes")
         raw = await request.body()
         if len(raw) > limit:
             raise ApiError("bad_request", f"the body is larger than {limit} bytes")
@@ -279,6 +282,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def verify(request: Request) -> Any:
         await me(request)
+        declared = request.headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > MAX_RECORD_BODY:
+            raise ApiError("bad_record", f"a record larger than {MAX_RECORD_BODY} bytes is refused")
         raw = await request.body()
         if len(raw) > MAX_RECORD_BODY:
             raise ApiError("bad_record", f"a record larger than {MAX_RECORD_BODY} bytes is refused")
