@@ -165,3 +165,17 @@ def test_table_survives_unrelated_positions():
     dds.clear_table()
     cold = [dds.move_values(p) for p in reversed(positions)]
     assert warm == list(reversed(cold))
+
+
+def test_node_limit_stops_a_search_and_leaves_the_table_sound():
+    rules = Rules(players=4)
+    pos = random_ending(rules, random.Random(5), 6)
+    with pytest.raises(dds.SearchLimitExceeded):
+        dds.move_values(pos, node_limit=1)
+    with pytest.raises(ValueError):
+        dds.move_values(pos, node_limit=0)
+    # nothing half-searched was stored: the unlimited answer matches a cold table's
+    warm = dds.move_values(pos)
+    assert dds.last_nodes() >= 1
+    dds.clear_table()
+    assert dds.move_values(pos) == warm

@@ -30,6 +30,9 @@ SUIT = np.int64(0x1FFF)
 ZERO = np.int64(0)  # an int64, not a literal: recursive calls must match the one compiled signature
 # Table layout: one int64 row per slot: 4 hand masks, meta key, packed (lb, ub, best move).
 TT_COLS = 6
+# Row 0 of the table is not a slot: [0, 0] counts nodes, [0, 1] is the node limit (0: none) and
+# [0, 2] is set once a search ran past it (its answers are then meaningless and not stored).
+NODES, LIMIT, ABORTED = 0, 1, 2
 KIND_GE2 = 1
 KIND_GE3 = 2
 
@@ -207,6 +210,24 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
         bi, win_card = current_best(trick, ntrick, trump)
         win_is_partner = ((team >> ((leader + bi) % n)) & 1) == my_team
     last = ntrick == n - 1
+    # can an opponent still to play beat the card now winning?
+    threat = False
+    if ntrick > 0 and not last:
+        for j in range(ntrick + 1, n):
+            k = (leader + j) % n
+            if ((team >> k) & 1) == my_team:
+                continue
+            follow = (hands[k] >> (13 * led)) & SUIT
+            trumps = (hands[k] >> (13 * trump)) & SUIT
+            if win_card // 13 == led and led != trump:
+                if follow and 13 * led + high_bit(follow) > win_card:
+                    threat = True
+                if follow == 0 and trumps:
+                    threat = True
+            else:  # a trump is winning
+                cand = follow if led == trump else (trumps if follow == 0 else np.int64(0))
+                if cand and 13 * trump + high_bit(cand) > win_card:
+                    threat = True
 
     scores = np.empty(13, dtype=np.int64)
     count = 0
@@ -226,25 +247,51 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                         # --- ordering score
                         sc = 0
                         if ntrick == 0:
-                            if r == top_alive:
-                                sc = 60 if s != trump else 55
-                            else:
-                                sc = 20 - r
-                                # partner holds the top of this suit: lead towards it
+                            # can a seat void in this suit trump it?
+                            opp_ruff = False
+                            pard_ruff = False
+                            pard_top = False
+                            if s != trump:
                                 for k in range(n):
-                                    if k != mover and ((team >> k) & 1) == my_team:
-                                        if (hands[k] >> (13 * s + top_alive)) & 1:
-                                            sc = 45 - r
+                                    if k == mover:
+                                        continue
+                                    hk = hands[k]
+                                    void_trumps = ((hk >> (13 * s)) & SUIT) == 0 and ((hk >> (13 * trump)) & SUIT) != 0
+                                    if ((team >> k) & 1) == my_team:
+                                        pard_ruff = pard_ruff or void_trumps
+                                    else:
+                                        opp_ruff = opp_ruff or void_trumps
+                            for k in range(n):
+                                if k != mover and ((team >> k) & 1) == my_team:
+                                    if (hands[k] >> (13 * s + top_alive)) & 1:
+                                        pard_top = True
+                            if r == top_alive:
+                                if s == trump:
+                                    sc = 62
+                                else:
+                                    sc = 15 if opp_ruff else 70
+                            elif pard_top and not opp_ruff:
+                                sc = 55 - r
+                            elif pard_ruff and not opp_ruff:
+                                sc = 50 - r
+                            else:
+                                sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
                         else:
                             beats = False
                             if s == trump:
                                 beats = win_card // 13 != trump or card > win_card
                             elif s == led:
                                 beats = win_card // 13 == led and card > win_card
-                            if win_is_partner:
+                            if win_is_partner and not threat:
                                 sc = 40 - r - (20 if s == trump else 0)
-                                if beats and not last:
+                                if beats:
                                     sc -= 5
+                            elif win_is_partner:
+                                # partner may be overtaken: try our top card, else low
+                                if beats and r == top_alive:
+                                    sc = 50
+                                else:
+                                    sc = 30 - r - (20 if s == trump else 0)
                             elif beats:
                                 sc = 60 - r - (8 if s == trump and led != trump else 0)
                                 if not last and r != top_alive:
@@ -294,7 +341,8 @@ def tt_index(tt, h0, h1, h2, h3, meta):
     x ^= x >> 31
     x *= _M5
     x ^= x >> 29
-    return (x & (tt.shape[0] - 1)) & ~np.int64(1)
+    i = (x & (tt.shape[0] - 1)) & ~np.int64(1)
+    return i if i > 0 else np.int64(2)  # row 0 holds the node counter and limit
 
 
 @njit(cache=True, inline="always")
@@ -371,6 +419,10 @@ def quick_tricks(hands, leader, trump, n, team):
 @njit("b1(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
 def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
     """Two sides: can ``side`` take at least ``need`` of the next ``horizon`` tricks?"""
+    tt[0, NODES] += 1
+    if tt[0, LIMIT] and tt[0, NODES] > tt[0, LIMIT]:
+        tt[0, ABORTED] = 1
+        return False
     if need <= 0:
         return True
     if need > horizon:
@@ -433,6 +485,29 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
                 return True
         elif horizon - q < need:
             return False
+        if full:
+            # later tricks: a seat holding the top k trumps wins k tricks some time before the end
+            tr = (alive >> (13 * trump)) & SUIT
+            if tr:
+                owner = -1
+                run = 0
+                while tr:
+                    top = high_bit(tr)
+                    o = -1
+                    for k in range(n):
+                        if (hands[k] >> (13 * trump + top)) & 1:
+                            o = k
+                    if owner < 0:
+                        owner = o
+                    elif o != owner:
+                        break
+                    run += 1
+                    tr ^= np.int64(1) << top
+                if (owner & 1) == side:
+                    if run >= need:
+                        return True
+                elif horizon - run < need:
+                    return False
 
     mover = (leader + ntrick) % n
     maximizing = (mover & 1) == side
@@ -462,7 +537,7 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
             best = c
             break
 
-    if ntrick == 0:
+    if ntrick == 0 and not tt[0, ABORTED]:
         # record the bound for side 0 within this horizon
         lb0 = 0
         ub0 = horizon
@@ -545,6 +620,10 @@ def question3(t, total, kind, m, param):
 @njit("b1(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
 def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt):
     """Three players: can the seats in ``maxmask`` make the question true against the other(s)?"""
+    tt[0, NODES] += 1
+    if tt[0, LIMIT] and tt[0, NODES] > tt[0, LIMIT]:
+        tt[0, ABORTED] = 1
+        return False
     n = 3
     meta = np.int64(0)
     h0 = np.int64(0)
@@ -590,6 +669,6 @@ def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, 
         if v == maximizing:
             result = v
             break
-    if ntrick == 0:
+    if ntrick == 0 and not tt[0, ABORTED]:
         tt_store(tt, h0, h1, h2, 0, meta, 1 if result else 0, 0, -1, popcount(hands[leader]))
     return result

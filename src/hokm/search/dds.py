@@ -57,6 +57,31 @@ def clear_table() -> None:
     table()[:] = 0
 
 
+class SearchLimitExceeded(RuntimeError):
+    """The search visited more nodes than the ``node_limit`` it was given; no answer."""
+
+
+def _start(limit: int | None) -> np.ndarray:
+    tt = table()
+    if limit is not None and (not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"node_limit must be a positive whole number or None, not {limit!r}")
+    tt[0, K.NODES] = 0
+    tt[0, K.LIMIT] = limit or 0
+    tt[0, K.ABORTED] = 0
+    return tt
+
+
+def _finish(tt: np.ndarray) -> None:
+    if tt[0, K.ABORTED]:
+        tt[0, K.ABORTED] = 0
+        raise SearchLimitExceeded(f"search stopped after {int(tt[0, K.LIMIT])} nodes")
+
+
+def last_nodes() -> int:
+    """Nodes visited by the last call (for benchmarks)."""
+    return int(table()[0, K.NODES])
+
+
 @dataclass(frozen=True)
 class HandValue:
     """The result of a hand under perfect play, seen from the side to move.
@@ -89,22 +114,26 @@ def _check(pos: DDPosition) -> None:
         raise PositionError("the hand is already decided; there is nothing to play")
 
 
-def move_values(pos: DDPosition) -> dict[Card, int]:
+def move_values(pos: DDPosition, *, node_limit: int | None = None) -> dict[Card, int]:
     """Every legal card of the seat to move -> the hand's value for the mover's side.
 
-    Raises :class:`PositionError` when the hand is already decided.
+    Raises :class:`PositionError` when the hand is already decided, and
+    :class:`SearchLimitExceeded` when ``node_limit`` is given and the search needs more nodes
+    (callers with a time budget fall back to something cheaper then).
     """
     _check(pos)
     hands, trick, st = _unpack(pos)
     out = np.zeros(52, dtype=np.int64)
     r = pos.rules
+    tt = _start(node_limit)
     R.move_values_kernel(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, st, pos.hakem,
-                         r.kot_points, r.hakem_koti_points, table(), out)
+                         r.kot_points, r.hakem_koti_points, tt, out)
+    _finish(tt)
     legal = pos.legal_mask()
     return {CARDS[c]: int(out[c]) for c in range(52) if (legal >> c) & 1}
 
 
-def solve(pos: DDPosition) -> HandValue:
+def solve(pos: DDPosition, *, node_limit: int | None = None) -> HandValue:
     """The hand's result under perfect play (paranoid for the mover with three players).
 
     An already decided position returns its actual result.
@@ -121,18 +150,22 @@ def solve(pos: DDPosition) -> HandValue:
     hakem_side = r.side_of(pos.hakem)
     if r.players == 3:
         pts = np.array([r.kot_points if s == pos.hakem else r.hakem_koti_points for s in range(3)], dtype=np.int64)
-        v, kot, w = R.value3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, mover_side, pts, table())
+        tt = _start(node_limit)
+        v, kot, w = R.value3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, mover_side, pts, tt)
+        _finish(tt)
         return HandValue(None if w < 0 else int(w), abs(int(v)), bool(kot), int(v))
     ta, tb = pos.side_tricks[mover_side], pos.side_tricks[1 - mover_side]
     pa = r.kot_points if mover_side == hakem_side else r.hakem_koti_points
     pb = r.kot_points if 1 - mover_side == hakem_side else r.hakem_koti_points
+    tt = _start(node_limit)
     v, kot = R.value2(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, ta, tb, mover_side,
-                      pa, pb, table())
+                      pa, pb, tt)
+    _finish(tt)
     v = int(v)
     return HandValue(mover_side if v > 0 else 1 - mover_side, abs(v), bool(kot), v)
 
 
-def reaches(pos: DDPosition, side: int, tricks: int) -> bool:
+def reaches(pos: DDPosition, side: int, tricks: int, *, node_limit: int | None = None) -> bool:
     """Can ``side`` (with its partner; alone against the other two with three players) end the
     hand with at least ``tricks`` tricks, the hand ending by the engine's rule?
 
@@ -153,16 +186,20 @@ def reaches(pos: DDPosition, side: int, tricks: int) -> bool:
     if pos.outcome() is not None:
         return False
     hands, trick, st = _unpack(pos)
-    if r.players == 3:
-        return bool(K.ge3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, r.total_tricks, K.Q_REACH,
-                          side, tricks, np.int64(1 << side), table()))
-    if tricks > TRICKS_TO_WIN:
+    if r.players != 3 and tricks > TRICKS_TO_WIN:
         return False
-    # ``side`` gets ``tricks`` before the others get 7 iff it takes that many of the first
-    # ``tricks + 6`` tricks of the hand.
-    horizon = tricks + TRICKS_TO_WIN - 1 - pos.tricks_played
-    return bool(K.ge2(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, side, tricks - have,
-                      horizon, table()))
+    tt = _start(node_limit)
+    if r.players == 3:
+        ok = K.ge3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, r.total_tricks, K.Q_REACH,
+                   side, tricks, np.int64(1 << side), tt)
+    else:
+        # ``side`` gets ``tricks`` before the others get 7 iff it takes that many of the first
+        # ``tricks + 6`` tricks of the hand.
+        horizon = tricks + TRICKS_TO_WIN - 1 - pos.tricks_played
+        ok = K.ge2(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, side, tricks - have,
+                   horizon, tt)
+    _finish(tt)
+    return bool(ok)
 
 
 def warm_up() -> float:
