@@ -169,9 +169,16 @@ def test_table_survives_unrelated_positions():
 
 def test_node_limit_stops_a_search_and_leaves_the_table_sound():
     rules = Rules(players=4)
-    pos = random_ending(rules, random.Random(5), 6)
+    rng = random.Random(5)
+    for _ in range(50):
+        pos = random_ending(rules, rng, 8)
+        dds.clear_table()
+        dds.move_values(pos)
+        if dds.last_nodes() > 100:
+            break
+    assert dds.last_nodes() > 100
     with pytest.raises(dds.SearchLimitExceeded):
-        dds.move_values(pos, node_limit=1)
+        dds.move_values(pos, node_limit=20)
     with pytest.raises(ValueError):
         dds.move_values(pos, node_limit=0)
     # nothing half-searched was stored: the unlimited answer matches a cold table's
