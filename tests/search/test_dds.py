@@ -11,7 +11,6 @@ import pytest
 from hokm.engine.scoring import hand_outcome
 from hokm.rules import Rules
 from hokm.search import _dds_kernel as K
-from hokm.search import _dds_root as R
 from hokm.search import dds
 from hokm.search.brute import brute_move_values, brute_reaches, game_at
 from hokm.search.position import DDPosition, PositionError
@@ -127,7 +126,7 @@ def test_two_side_terminal_values_match_hand_outcome(players):
                     continue
                 pa = rules.kot_points if a == hakem_side else rules.hakem_koti_points
                 pb = rules.kot_points if 1 - a == hakem_side else rules.hakem_koti_points
-                v, kot = R.value2(hands, trick, 0, 0, 0, players, ta, tb, a, pa, pb, dds.table())
+                v, kot = K.value2(hands, trick, 0, 0, 0, players, ta, tb, a, pa, pb, dds.table())
                 assert v == (out.points if out.winner == a else -out.points) and kot == out.kot
 
 

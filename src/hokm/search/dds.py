@@ -13,7 +13,7 @@ With three players the search is *paranoid*: the two other seats play together a
 seat to move (or against the side asked about), which is the usual safe reduction of a
 three-handed game to two sides.
 
-The search itself is compiled (:mod:`hokm.search._dds_kernel`, :mod:`hokm.search._dds_root`).
+The search itself is compiled (:mod:`hokm.search._dds_kernel`).
 Its transposition table is kept between calls; entries carry their full key, so positions from
 unrelated deals never mix, and a table that fills up simply overwrites older entries. Call
 :func:`warm_up` once at start-up to pay the compile (or cache load) cost up front.
@@ -28,7 +28,6 @@ import numpy as np
 from ..cards import CARDS, Card
 from ..rules import TRICKS_TO_WIN
 from . import _dds_kernel as K
-from . import _dds_root as R
 from .position import DDPosition, PositionError
 
 _TABLE_BITS = 19
@@ -126,7 +125,7 @@ def move_values(pos: DDPosition, *, node_limit: int | None = None) -> dict[Card,
     out = np.zeros(52, dtype=np.int64)
     r = pos.rules
     tt = _start(node_limit)
-    R.move_values_kernel(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, st, pos.hakem,
+    K.move_values_kernel(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, st, pos.hakem,
                          r.kot_points, r.hakem_koti_points, tt, out)
     _finish(tt)
     legal = pos.legal_mask()
@@ -151,14 +150,14 @@ def solve(pos: DDPosition, *, node_limit: int | None = None) -> HandValue:
     if r.players == 3:
         pts = np.array([r.kot_points if s == pos.hakem else r.hakem_koti_points for s in range(3)], dtype=np.int64)
         tt = _start(node_limit)
-        v, kot, w = R.value3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, mover_side, pts, tt)
+        v, kot, w = K.value3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, mover_side, pts, tt)
         _finish(tt)
         return HandValue(None if w < 0 else int(w), abs(int(v)), bool(kot), int(v))
     ta, tb = pos.side_tricks[mover_side], pos.side_tricks[1 - mover_side]
     pa = r.kot_points if mover_side == hakem_side else r.hakem_koti_points
     pb = r.kot_points if 1 - mover_side == hakem_side else r.hakem_koti_points
     tt = _start(node_limit)
-    v, kot = R.value2(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, ta, tb, mover_side,
+    v, kot = K.value2(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, ta, tb, mover_side,
                       pa, pb, tt)
     _finish(tt)
     v = int(v)
