@@ -351,3 +351,27 @@ def test_phone_layout_targets_and_no_shift(server, open_page):
     assert page.locator(".hand .card").first.get_attribute("aria-label")
     page.wait_for_function("() => document.getElementById('announcer').textContent.length > 0", timeout=10000)
     shot(page, "phone-en-3p-table")
+
+
+def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open_page):
+    page = open_page(server + "/")
+    page.fill("#nickname", "Lale")
+    # A table with one-second timers, made through the page's own client (the home page has no timer option).
+    table_id = page.evaluate("""async () => {
+        const { Api } = await import('./js/net.js');
+        const api = new Api();
+        await api.ensureGuest('Lale');
+        const timers = { trump: 1, play: 1, discard: 1, draw: 1 };
+        return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers })).table_id;
+    }""")
+    page.goto(f"{server}/index.html#/table/{table_id}")  # a new page load, which reads the stored identity
+    wait_view(page, "v.seat !== null")
+    # We do nothing: after two timeouts in a row the computer takes the seat, and says so.
+    page.wait_for_selector(".banner:not([hidden]) .banner-btn", timeout=30000)
+    assert "playing for you" in page.locator(".banner").inner_text()
+    seat = table_view(page)["seat"]
+    page.wait_for_function(f"() => window.hokmDebug.table.seats[{seat}].auto === true")
+    assert page.locator(f".seat[data-seat='{seat}'] .badge.bot").count() == 1
+    page.click(".banner-btn")
+    page.wait_for_function(f"() => window.hokmDebug.table.seats[{seat}].auto === false", timeout=10000)
+    assert page.locator(".banner").is_hidden()

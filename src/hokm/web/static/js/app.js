@@ -381,6 +381,12 @@ async function tablePage(tableId) {
       // Add our own randomness to the next shuffle, so the deck is not the server's choice alone.
       if (msg.event.kind === "commit" && msg.view && msg.view.seat !== null) sock.send({ type: "seed", seed: randomHex(16) });
       if (tableInfo) tableInfo.status = msg.status;
+      // A bot took our seat (we timed out twice): offer it back until we press the button.
+      const ev = msg.event;
+      if (ev.kind === "seat" && msg.view && ev.seat === msg.view.seat) {
+        if (ev.info && ev.info.auto) table.banner(t("botPlayingYou"), "info", { label: t("takeBack"), onclick: () => { sock.back(); table.banner(null); } });
+        else if (ev.reason === "reclaim") table.banner(null);
+      }
       table.update({ view: msg.view, seats: msg.seats, deadline: msg.deadline, event: msg.event, serverAt: msg.at });
     },
     onHint: (msg) => table.showHint(msg.action),

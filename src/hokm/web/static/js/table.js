@@ -786,10 +786,12 @@ export class Table {
     if (ev.kind === "seat" || ev.kind === "presence") this.renderSeats();
   }
 
-  banner(text, kind = "warn") {
+  /** A message over the table, with an optional button ({label, onclick}); null text hides it. */
+  banner(text, kind = "warn", action = null) {
     const b = this.el.banner;
     if (!text) { b.hidden = true; return; }
-    b.textContent = text;
+    clear(b).append(h("span", {}, text));
+    if (action) b.append(h("button.btn.small.banner-btn", { type: "button", onclick: action.onclick }, action.label));
     b.dataset.kind = kind;
     b.hidden = false;
   }
