@@ -17,19 +17,18 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..engine import Game, IllegalActionError, Phase, Rules, action_from_json, run_hakem_draw
 from ..fairness import HandSeeds, derive_deck, new_game, normalise_seed
-from ..records import dumps, record_from_game
 from .botpool import BotPool
 from .bus import Bus
 from .config import ServerConfig
 from .protocol import PROTOCOL_VERSION
-from .ratings import rate_game
 from .redact import public_event
-from .storage import EventRow, GameRow, PlayerUpdate, Storage, TableRow, TableUpdate
+from .results import finished_game
+from .seats import Seat
+from .storage import EventRow, Storage, TableRow, TableUpdate
 from .timers import TimerSet
 
 log = logging.getLogger("hokm.server.table")
@@ -43,34 +42,6 @@ class TableError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: str = "empty"  # empty, human, bot
-    player_id: str | None = None
-    name: str | None = None
-    bot: str | None = None
-    auto: bool = False
-    reclaim_until: float | None = None
-    timeouts: int = 0  # runtime only: timeouts in a row
-
-    def info(self, connected: bool = False) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind, "player_id": self.player_id, "name": self.name,
-                "bot": self.bot, "connected": connected, "auto": self.auto, "reclaim_until": self.reclaim_until}
-
-    def stored(self) -> dict[str, Any]:
-        return self.info()
-
-    @classmethod
-    def from_info(cls, d: dict[str, Any]) -> "Seat":
-        return cls(seat=d["seat"], kind=d["kind"], player_id=d.get("player_id"), name=d.get("name"),
-                   bot=d.get("bot"), auto=bool(d.get("auto")), reclaim_until=d.get("reclaim_until"))
-
-    @property
-    def human(self) -> bool:
-        return self.kind == "human"
 
 
 class TableActor:
@@ -586,29 +557,13 @@ class TableActor:
         g = self.game
         assert g is not None and g.is_over and self.game_id is not None
         if await self.storage.get_game(self.game_id) is not None:
-            return
-        names = [s.name or f"seat {s.seat}" for s in self.seats]
-        ids = [s.player_id if s.human else None for s in self.seats]
+            return  # written before a restart
         now = self.clock()
-        meta = {"server": "hokm", "table_id": self.id, "game_id": self.game_id, "mode": self.row.mode,
-                "started_at": self.started_at, "ended_at": now}
-        record = record_from_game(g, names=names, meta=meta, fair=[f.record_entry() for f in self.fair[:len(g.results)]])
-        winner = g.winner
-        assert winner is not None
-        kots = [sum(1 for r in g.results if r.kot and r.winner == side) for side in range(self.rules.sides)]
-        humans = [i for i in range(self.n) if ids[i]]
-        rated = self.row.mode != "computer" and len(humans) >= 2
-        new_ratings: list[tuple[float, float] | None] = [None] * self.n
-        if rated:
-            rows = await self.storage.get_players([ids[i] for i in humans])  # type: ignore[misc]
-            current = [(rows[ids[i]].mu, rows[ids[i]].sigma) if i in humans and ids[i] in rows else None
-                       for i in range(self.n)]
-            new_ratings = rate_game(current, [self.rules.side_of(i) for i in range(self.n)], winner)
-        updates = [PlayerUpdate(ids[i], wins=int(self.rules.side_of(i) == winner), kots=kots[self.rules.side_of(i)],
-                                rating=new_ratings[i]) for i in humans]  # type: ignore[arg-type]
-        row = GameRow(id=self.game_id, table_id=self.id, mode=self.row.mode, players=self.n, names=names,
-                      player_ids=ids, scores=list(g.scores), winner=winner, hands=len(g.results),
-                      record=dumps(record), started_at=self.started_at or now, ended_at=now)
+        row, updates = await finished_game(
+            self.storage, g, game_id=self.game_id, table_id=self.id, mode=self.row.mode,
+            names=[s.name or f"seat {s.seat}" for s in self.seats],
+            player_ids=[s.player_id if s.human else None for s in self.seats],
+            fair=self.fair, started_at=self.started_at or now, ended_at=now)
         await self.storage.finish_game(row, updates)
 
     async def _finish_and_announce(self) -> None:
