@@ -21,15 +21,16 @@ async def _closed_with(ws, code: int) -> None:  # noqa: ANN001
 
 
 def test_bad_connections_are_refused(make_server) -> None:  # noqa: ANN001
-    server = make_server(HOKM_HELLO_TIMEOUT="0.5")
+    server = make_server(HOKM_HELLO_TIMEOUT="0.5", HOKM_ALLOWED_ORIGINS="http://friend.example")
 
     async def main() -> None:
         # A browser page on another site may not open the socket.
         with pytest.raises(InvalidStatus) as info:
             await websockets.connect(server.ws_url, origin="http://evil.example", open_timeout=WAIT)
         assert info.value.response.status_code == 403
-        own = await websockets.connect(server.ws_url, origin=server.url, open_timeout=WAIT)
-        await own.close()
+        for origin in (server.url, "http://friend.example"):  # its own pages, and a listed origin
+            ok = await websockets.connect(server.ws_url, origin=origin, open_timeout=WAIT)
+            await ok.close()
         # Something else than hello first.
         ws = await websockets.connect(server.ws_url)
         await ws.send(json.dumps({"type": "join", "table": "x"}))
