@@ -190,3 +190,12 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: AN
         for p in (honest, eve, big):
             await p.close()
     run(main())
+
+
+def test_invite_codes_cannot_be_enumerated_quickly(server) -> None:  # noqa: ANN001
+    async def main() -> None:
+        p = await Player(server, "guesser").signup()
+        statuses = [(await p.http.get(f"/api/codes/AAAA{i:04d}")).status_code for i in range(30)]
+        assert statuses[:20] == [404] * 20 and 429 in statuses[20:]
+        await p.close()
+    run(main())

@@ -46,6 +46,7 @@ from .protocol import (
 from .ratings import ordinal
 from .storage import PlayerRow, open_storage
 from .table import TableActor, TableError
+from .timers import TokenBucket
 from .ws import websocket_endpoint
 
 log = logging.getLogger("hokm.server")
@@ -197,8 +198,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         await me(request)
         return table_json(request, await table_of(request))
 
+    code_lookups: dict[str, TokenBucket] = {}
+
     async def by_code(request: Request) -> Any:
         await me(request)
+        # Per address, so invite codes cannot be enumerated quickly from one machine.
+        ip = request.client.host if request.client else "?"
+        if len(code_lookups) > 10_000:
+            code_lookups.clear()
+        bucket = code_lookups.setdefault(ip, TokenBucket(rate=2.0, burst=20.0))
+        if not bucket.take():
+            raise ApiError("rate_limited", "too many invite code lookups; wait a little")
         actor = await services.lobby.by_code(request.path_params["code"][:16])
         if actor is None:
             raise ApiError("not_found", "no room has this invite code")
