@@ -35,8 +35,6 @@ from ..engine.view import SeatView
 from .base import Bot, register_bot
 from .memory import Memory, above, low_card, top_card
 
-_RANK_MASK = (1 << 13) - 1
-
 
 def _popcount(mask: int) -> int:
     return mask.bit_count()
