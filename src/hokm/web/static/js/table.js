@@ -234,7 +234,10 @@ export class Table {
     clear(e.flowers);
     const target = (v.rules && v.rules.target_points) || 7;
     const sides = v.players === 4 ? 2 : v.players;
-    for (let s = 0; s < sides; s++) {
+    // Your own side first, the others after it in turn order.
+    const first = v.seat !== null && v.seat !== undefined ? this.sideOf(v.seat) : 0;
+    for (let k = 0; k < sides; k++) {
+      const s = (first + k) % sides;
       const mine = v.seat !== null && v.seat !== undefined && this.sideOf(v.seat) === s;
       const label = t("scoreOf", { side: this.sideName(s), n: v.scores[s], t: target });
       e.flowers.append(h("div.flower-box" + (mine ? ".mine" : ""), { title: label, dataset: { side: s } },
