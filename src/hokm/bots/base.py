@@ -71,7 +71,8 @@ class BotSpec:
 _REGISTRY: dict[str, BotSpec] = {}
 _PREFIXES: dict[str, Callable[..., Bot]] = {}
 #: Modules that register bots when imported; loaded lazily by :func:`make_bot`.
-_PROVIDERS = ("hokm.bots.random_bot", "hokm.bots.heuristic", "hokm.search.levels", "hokm.bots.external")
+_PROVIDERS = ("hokm.bots.random_bot", "hokm.bots.heuristic", "hokm.search.levels", "hokm.bots.external",
+              "hokm.bots.oracle")
 _loaded = False
 
 
