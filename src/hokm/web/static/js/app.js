@@ -159,13 +159,13 @@ async function home() {
   const playBtn = h("button.btn.primary.big#play-computer", { type: "button" }, t("start"));
   playBtn.onclick = busy(playBtn, async () => {
     await ensureAuth();
-    const tbl = await api.post("/api/tables", { mode: "computer", players, bot: level || undefined, rules: { target_points: target } });
+    const tbl = await api.post("/api/tables", { mode: "computer", players, bot: level || undefined, rules: { target_points: target }, seed: randomHex(16) });
     location.hash = `#/table/${tbl.table_id}`;
   });
   const roomBtn = h("button.btn#create-room", { type: "button" }, t("createRoom"));
   roomBtn.onclick = busy(roomBtn, async () => {
     await ensureAuth();
-    const tbl = await api.post("/api/tables", { mode: "private", players, bot: level || undefined, rules: { target_points: target } });
+    const tbl = await api.post("/api/tables", { mode: "private", players, bot: level || undefined, rules: { target_points: target }, seed: randomHex(16) });
     location.hash = `#/room/${tbl.table_id}`;
   });
   const codeIn = h("input#room-code.input.code", { type: "text", maxlength: "12", autocapitalize: "characters", placeholder: t("roomCode"), "aria-label": t("roomCode"), value: code || "" });
@@ -261,7 +261,7 @@ async function joinByCode(code) {
 
 async function quickMatch(players) {
   await ensureAuth();
-  let st = await api.post("/api/queue", { players });
+  let st = await api.post("/api/queue", { players, seed: randomHex(16) });
   const cancel = h("button.btn", { type: "button" }, t("cancel"));
   const box = h("div.sheet-backdrop", { dataset: { sticky: "1" } }, h("div.sheet.center", { role: "dialog", "aria-modal": "true" },
     h("div.spinner", { "aria-hidden": "true" }), h("p", { "aria-live": "polite" }, t("searching")), cancel));
@@ -302,12 +302,12 @@ async function room(tableId) {
           h("span.seat-no", {}, `${t("seat")} ${num(s.seat + 1)}`),
           h("span.seat-who", {}, s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? `🤖 ${t("bot")}` : s.name + (s.player_id === me ? ` (${t("you")})` : "")),
           tbl.players === 4 ? h("span.team-dot", { dataset: { team: s.seat % 2 } }) : null,
-          s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat })) }, t("sitHere")) : null,
+          s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16) })) }, t("sitHere")) : null,
           s.kind === "empty" && seated ? h("button.btn.small.move", { type: "button", onclick: act(async () => {
             // Changing seats is leaving one and taking another.
             const mine = tbl.seats.find((x) => x.player_id === me);
             await api.post(`/api/tables/${tableId}/free`, { seat: mine.seat });
-            return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat });
+            return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16) });
           }) }, t("moveHere")) : null,
           s.kind === "empty" && host ? h("button.btn.small.add-bot", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/bot`, { seat: s.seat, level: levels.length ? tbl.bot : undefined })) }, t("addBot")) : null,
           s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null))),
@@ -378,7 +378,8 @@ async function tablePage(tableId) {
     },
     onEvent: (msg) => {
       if (msg.event.kind === "game_over") gameId = msg.event.game_id;
-      // Add our own randomness to the next shuffle, so the deck is not the server's choice alone.
+      // Add our own randomness to the next shuffle, so the deck is not the server's choice alone
+      // (the first hand's seed went with creating the table, sitting, or queueing).
       if (msg.event.kind === "commit" && msg.view && msg.view.seat !== null) sock.send({ type: "seed", seed: randomHex(16) });
       if (tableInfo) tableInfo.status = msg.status;
       // A bot took our seat (we timed out twice): offer it back until we press the button.
