@@ -97,6 +97,7 @@ class Services:
 
     async def start(self) -> None:
         await self.storage.init()
+        self.bots.warm([self.lobby.default_bot, self.lobby.hint_bot])
         restored = await self.lobby.restore()
         if restored:
             log.info("restored %d unfinished tables", restored)

@@ -99,6 +99,15 @@ def _worker_release(table_id: str) -> None:
     _WORKER.release(table_id)
 
 
+def _worker_warm(level: str) -> None:
+    """Build a bot and let it decide once, so imports and compiled kernels are ready for play."""
+    from ..engine import Game, Rules
+
+    game = Game.new(Rules(players=4), seed=0)
+    _WORKER.decide(("warm", 0, level), game.view(game.to_move))
+    _WORKER.release("warm")
+
+
 class BotPool:
     def __init__(self, threads: int = 4, processes: int = 2) -> None:
         self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hokm-bot")
@@ -110,10 +119,13 @@ class BotPool:
         if not self._workers or key[2] in LIGHT:
             return None
         i = hash((key[0], key[1])) % len(self._workers)
+        return i, self._ensure(i)
+
+    def _ensure(self, i: int) -> ProcessPoolExecutor:
         w = self._workers[i]
         if w is None:  # started on first use, so servers with light bots only never spawn any
             w = self._workers[i] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        return i, w
+        return w
 
     async def decide(self, table_id: str, seat: Any, level: str, view: SeatView) -> Action:
         """A legal action for ``view`` from the bot of ``level`` that plays ``seat`` at this table."""
@@ -134,6 +146,12 @@ class BotPool:
         if action is None:
             action = view.legal[self._fallback.randrange(len(view.legal))]
         return action
+
+    def warm(self, levels: list[str]) -> None:
+        """Start the worker processes for search ``levels`` in the background (server start-up)."""
+        for level in {lv for lv in levels if lv not in LIGHT}:
+            for i in range(len(self._workers)):
+                self._ensure(i).submit(_worker_warm, level)
 
     def release(self, table_id: str) -> None:
         """Close and forget the bots of a table (its game is over)."""
