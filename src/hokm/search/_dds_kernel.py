@@ -229,7 +229,7 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                 if cand and 13 * trump + high_bit(cand) > win_card:
                     threat = True
 
-    scores = np.empty(13, dtype=np.int64)
+    # moves[13:26] holds the ordering scores (one allocation per node, by the caller)
     count = 0
     for s in range(4):
         mine = (legal >> (13 * s)) & SUIT
@@ -300,11 +300,11 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                                 sc = 30 - r - (20 if s == trump else 0)
                         # insertion into the ordered list
                         j = count
-                        while j > 0 and scores[j - 1] < sc:
-                            scores[j] = scores[j - 1]
+                        while j > 0 and moves[12 + j] < sc:
+                            moves[13 + j] = moves[12 + j]
                             moves[j] = moves[j - 1]
                             j -= 1
-                        scores[j] = sc
+                        moves[13 + j] = sc
                         moves[j] = card
                         count += 1
                     prev_mine = True
@@ -511,7 +511,7 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
 
     mover = (leader + ntrick) % n
     maximizing = (mover & 1) == side
-    moves = np.empty(13, dtype=np.int64)
+    moves = np.empty(26, dtype=np.int64)
     count = gen_moves(hands, trick, ntrick, leader, trump, n, team, moves)
     if best_hint >= 0:
         promote(moves, count, best_hint)
@@ -525,10 +525,13 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
         if ntrick + 1 == n:
             w = trick_winner(trick, leader, trump, n)
             got = 1 if (w & 1) == side else 0
-            saved = trick.copy()
+            s0 = trick[0]
+            s1 = trick[1]
+            s2 = trick[2]
             v = ge2(hands, trick, ZERO, w, trump, n, side, need - got, horizon - 1, tt)
-            for k in range(n):
-                trick[k] = saved[k]
+            trick[0] = s0
+            trick[1] = s1
+            trick[2] = s2
         else:
             v = ge2(hands, trick, ntrick + 1, leader, trump, n, side, need, horizon, tt)
         hands[mover] = bit_hand
@@ -643,7 +646,7 @@ def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, 
             return (tt[j, 5] & 0xFF) == 1
     mover = (leader + ntrick) % n
     maximizing = ((maxmask >> mover) & 1) == 1
-    moves = np.empty(13, dtype=np.int64)
+    moves = np.empty(26, dtype=np.int64)
     count = gen_moves(hands, trick, ntrick, leader, trump, n, maxmask, moves)
     result = not maximizing
     bit_hand = hands[mover]
@@ -658,10 +661,11 @@ def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, 
             if q >= 0:
                 v = q == 1
             else:
-                saved = trick.copy()
+                s0 = trick[0]
+                s1 = trick[1]
                 v = ge3(hands, trick, ZERO, w, trump, t, total, kind, m, param, maxmask, tt)
-                for k in range(n):
-                    trick[k] = saved[k]
+                trick[0] = s0
+                trick[1] = s1
             t[w] -= 1
         else:
             v = ge3(hands, trick, ntrick + 1, leader, trump, t, total, kind, m, param, maxmask, tt)
@@ -755,7 +759,7 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
     Equivalent cards share one search. Returns the number of legal cards.
     """
     mover = (leader + ntrick) % n
-    moves = np.empty(13, dtype=np.int64)
+    moves = np.empty(26, dtype=np.int64)
     team = np.int64(0)
     for s in range(n):
         same = s == mover if n == 3 else (s & 1) == (mover & 1)
