@@ -200,3 +200,13 @@ def test_a_view_without_a_decision_is_refused():
 def test_the_registry_builds_it():
     bot = make_bot("heuristic", seed=3)
     assert isinstance(bot, HeuristicBot) and bot.name == "heuristic"
+
+
+@pytest.mark.parametrize("players, games, at_least", [(4, 40, 0.9), (3, 30, 0.8), (2, 20, 0.9)])
+def test_it_clearly_beats_random(players, games, at_least):
+    """A small duplicate match: the full-size figures are in docs/arena.md."""
+    from hokm.arena import run_match
+
+    report = run_match("heuristic", "random", players=players, games=games, seed=2024, jobs=1).to_json()
+    assert report["a_win_rate"] >= at_least, report["a_win_rate"]
+    assert report["forfeits"] == {"a": 0, "b": 0}
