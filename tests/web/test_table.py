@@ -187,7 +187,7 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     guest = open_page(server + "/?join=" + code, viewport=DESKTOP)
     guest.wait_for_selector("#nickname")
     assert guest.input_value("#room-code") == code
-    guest.fill("#nickname", "Bahar")
+    guest.fill("#nickname", 'Bahar"><i id=pwn>')  # markup in a name must stay text
     guest.click("#join-room")
     guest.wait_for_selector(".seat-row .sit")
     guest.locator(".seat-row .sit").first.click()
@@ -232,7 +232,9 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     # Neither sees the other's cards.
     assert not set(hv["hand"]) & set(gv["hand"])
     names = host.locator(".seat .seat-name").all_inner_texts()
-    assert "Bahar" in names
+    assert 'Bahar"><i id=pwn>' in names
+    assert host.locator("#pwn").count() == 0
+    assert 'Bahar"><i id=pwn>' in host.locator(".flower").nth(1).get_attribute("aria-label")
     shot(host, "phone-en-2p-room-game")
     shot(guest, "desktop-en-2p-room-game")
 

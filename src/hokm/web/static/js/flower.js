@@ -3,10 +3,11 @@
 // overshoot) are written in the centre.
 
 import { num } from "./i18n.js";
+import { esc } from "./dom.js";
 
 export function flowerSvg(points, target = 7, label = "") {
   const petals = Math.max(target, 1);
-  let s = `<svg class="flower" viewBox="-50 -50 100 100" role="img" aria-label="${label}">`;
+  let s = `<svg class="flower" viewBox="-50 -50 100 100" role="img" aria-label="${esc(label)}">`; // label holds player names: escape it
   for (let i = 0; i < petals; i++) {
     const on = i < points;
     const a = (360 / petals) * i;
