@@ -178,3 +178,11 @@ def test_every_seat_but_the_persons_needs_a_bot() -> None:
     game = Game.new(Rules(players=3), seed=1, deal=False)
     with pytest.raises(ValueError, match="every seat"):
         PlaySession(game, {1: make_bot("random")}, seat_names(3), Console(file=io.StringIO()), input)
+
+
+def test_thinking_indicator_does_not_change_the_game() -> None:
+    quiet, _, _ = make_session(3, seed=6)
+    shown, _, _ = make_session(3, seed=6, show_thinking=True)
+    quiet.run()
+    shown.run()
+    assert quiet.game.history == shown.game.history

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     record_names = [display[0], *(f"{display[s]} ({args.bots})" for s in range(1, args.players))]
     game = Game.new(Rules(players=args.players), seed=args.seed, deal=False)
     session = PlaySession(game, bots, display, console, lambda prompt: console.input(Text(prompt, style="bold")),
-                          delay=delay, pause_between_hands=interactive)
+                          delay=delay, pause_between_hands=interactive, show_thinking=interactive)
     status = 0
     try:
         session.run()

@@ -65,6 +65,7 @@ class PlaySession:
         human: int = 0,
         delay: float = 0.0,
         pause_between_hands: bool = False,
+        show_thinking: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if set(bots) | {human} != set(range(game.n)) or human in bots:
@@ -77,6 +78,7 @@ class PlaySession:
         self.human = human
         self.delay = delay
         self.pause_between_hands = pause_between_hands
+        self.show_thinking = show_thinking
         self.sleep = sleep
 
     # ------------------------------------------------------------------ helpers
@@ -125,7 +127,11 @@ class PlaySession:
     def ask_bot(self, seat: int) -> Action:
         bot = self.bots[seat]
         try:
-            action = bot.act(self.game.view(seat))
+            if self.show_thinking:  # the search levels take up to a second: show that it is working
+                with self.console.status(f"{self.name(seat)} is thinking…", spinner="dots"):
+                    action = bot.act(self.game.view(seat))
+            else:
+                action = bot.act(self.game.view(seat))
             self.game.check(action, seat)
         except (BotFailure, IllegalActionError) as e:
             raise SessionError(f"{self.names[seat]} ({bot.name}) failed: {e}") from e
