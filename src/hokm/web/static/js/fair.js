@@ -3,6 +3,8 @@
 // revealed seed here shows the server did not change it after seeing play. (The full check, that
 // the deck follows from the seeds, is `POST /api/verify` on the game record; see docs/fairness.md.)
 
+import { t } from "./i18n.js";
+
 function hexToBytes(hex) {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
@@ -20,9 +22,9 @@ export async function checkHands(hands) {
   for (const fh of hands || []) {
     const item = { hand: fh.hand, commit: fh.commit || "", ok: null, note: "" };
     if (!fh.server_seed) {
-      item.note = "…"; // not revealed until the hand is over
+      item.note = t("notRevealed"); // the seed is revealed when the hand is over
     } else if (!(window.crypto && crypto.subtle)) {
-      item.note = "no WebCrypto here (needs https or localhost)";
+      item.note = t("noWebCrypto");
     } else {
       const commit = fh.commit.toLowerCase();
       const seed = fh.server_seed;
