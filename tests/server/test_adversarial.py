@@ -199,3 +199,17 @@ def test_invite_codes_cannot_be_enumerated_quickly(server) -> None:  # noqa: ANN
         assert statuses[:20] == [404] * 20 and 429 in statuses[20:]
         await p.close()
     run(main())
+
+
+def test_one_player_cannot_fill_the_server(server) -> None:  # noqa: ANN001
+    async def main() -> None:
+        p = await Player(server, "hoarder").signup()
+        for _ in range(5):
+            await p.api("POST", "/api/tables", {"mode": "private", "players": 2}, status=201)
+        r = await p.http.post("/api/tables", json={"mode": "private", "players": 2})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
+        other = await Player(server, "someone-else").signup()
+        await other.api("POST", "/api/tables", {"mode": "private", "players": 2}, status=201)
+        for q in (p, other):
+            await q.close()
+    run(main())

@@ -55,7 +55,7 @@ MAX_BODY = 64 * 1024
 MAX_RECORD_BODY = 2 * 1024 * 1024
 STATUS = {"unauthorized": 401, "forbidden": 403, "not_host": 403, "not_found": 404, "game_in_progress": 409,
           "seat_taken": 409, "already_seated": 409, "table_started": 409, "table_not_ready": 409, "in_game": 409,
-          "not_seated": 409, "busy": 503, "rate_limited": 429}
+          "not_seated": 409, "busy": 503, "rate_limited": 429, "too_many_tables": 429}
 
 
 class ApiError(Exception):

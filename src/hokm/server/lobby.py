@@ -27,6 +27,7 @@ from .table import TableActor, TableError
 log = logging.getLogger("hokm.server.lobby")
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: codes are read aloud and typed
 CODE_LENGTH = 8  # 40 bits: unguessable at any rate the HTTP layer allows
+MAX_HOSTED = 5  # unfinished tables one player may have created, so nobody can fill the server alone
 
 
 def new_code() -> str:
@@ -143,6 +144,9 @@ class Lobby:
 
     async def create(self, player: PlayerRow, req: CreateTable) -> TableActor:
         rules, level = self._options(req.players, req.rules, req.bot)
+        hosting = sum(1 for a in self.actors.values() if a.row.host == player.id and a.status != "over")
+        if hosting >= MAX_HOSTED:
+            raise TableError("too_many_tables", f"you already host {hosting} unfinished tables (at most {MAX_HOSTED})")
         if not 0 <= req.seat < req.players:
             raise TableError("no_such_seat", f"seats are 0 to {req.players - 1}")
         seats = []
