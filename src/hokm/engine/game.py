@@ -451,15 +451,6 @@ class Game:
                 return follow
         return hand
 
-    def _legal_mask_cards(self) -> list[Card]:
-        m = self._legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(CARDS[low.bit_length() - 1])
-            m ^= low
-        return out
-
     def is_legal(self, action: Any, seat: int | None = None) -> bool:
         try:
             self.check(action, seat)
