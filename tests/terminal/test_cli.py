@@ -14,6 +14,20 @@ from pathlib import Path
 
 import pytest
 
+_RUNNING: list[subprocess.Popen[bytes]] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_processes():
+    """A failed test must not leave a ``hokm play`` waiting for input."""
+    yield
+    while _RUNNING:
+        proc = _RUNNING.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 PROMPT = re.compile(r"(Trump|Discard (\d) cards|Keep it or pass it\? \[k/p\]|Your card) > $")
 
 
@@ -25,6 +39,7 @@ class Player:
         self.proc = subprocess.Popen([sys.executable, "-m", "hokm.cli.main", "play", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      env=env)
+        _RUNNING.append(self.proc)
         self.out = b""
 
     def until_prompt(self, timeout: float = 30.0) -> re.Match[str] | None:
