@@ -1,16 +1,21 @@
 """The difficulty levels a player picks: ``easy``, ``medium``, ``hard``, ``expert``.
 
 Each level is the same search bot (:class:`hokm.search.pimc.PimcBot`) with a different amount of
-search, so strength grows with the budget and no level plays by different rules of thumb:
+search, so strength grows with the budget:
 
-========  ===============================  ===========  =================
-level     scorer of sampled deals          deals/move   budget/decision
-========  ===============================  ===========  =================
-easy      rollouts, with noisy choices     4            0.05 s
-medium    rollouts                         16           0.15 s
-hard      double-dummy                     12           0.35 s
-expert    double-dummy                     32           0.75 s
-========  ===============================  ===========  =================
+========  ===========================================  ==========  ===============
+level     scorer of sampled deals                      deals/move  budget/decision
+========  ===========================================  ==========  ===============
+easy      rollouts, noisy choices                      4           0.05 s
+medium    rollouts                                     12          0.15 s
+hard      double-dummy (20k nodes early, then exact)   10          0.35 s
+expert    double-dummy (60k nodes early, then exact)   16          0.75 s
+========  ===========================================  ==========  ===============
+
+Early in a hand, a deal the solver cannot finish within its node budget is rolled out instead.
+From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's: the
+search versions of those decisions (``root="search"``, kept for ``easy`` and for tuning with
+``pimc:LEVEL,root=search``) measured weaker than the heuristic's rules in 2-player games.
 
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.
@@ -19,18 +24,21 @@ Without the double-dummy solver, the levels that use it fall back to rollouts.
 
 from __future__ import annotations
 
-from .pimc import SearchConfig, pimc_bot
-from ..bots.base import register_bot
+import json
+from dataclasses import fields, replace
+
+from .pimc import PimcBot, SearchConfig, pimc_bot
+from ..bots.base import register_bot, register_prefix
 
 LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(max_deals=4, min_deals=2, budget_s=0.05, enumerate_limit=4, root_deals=4,
                          evaluator="rollout", inference=False, noise=0.6),
-    "medium": SearchConfig(max_deals=16, min_deals=4, budget_s=0.15, enumerate_limit=16, root_deals=12,
-                           evaluator="rollout"),
-    "hard": SearchConfig(max_deals=12, min_deals=4, budget_s=0.35, enumerate_limit=24, root_deals=16,
-                         evaluator="dd"),
-    "expert": SearchConfig(max_deals=32, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
-                           evaluator="dd"),
+    "medium": SearchConfig(max_deals=12, min_deals=4, budget_s=0.15, enumerate_limit=16, root_deals=12,
+                           evaluator="rollout", root="heuristic"),
+    "hard": SearchConfig(max_deals=10, min_deals=4, budget_s=0.35, enumerate_limit=24, root_deals=16,
+                         evaluator="dd", dd_cards=(13, 9, 7), dd_nodes=20_000, root="heuristic"),
+    "expert": SearchConfig(max_deals=16, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
+                           evaluator="dd", dd_cards=(13, 9, 7), dd_nodes=60_000, root="heuristic"),
 }
 
 _DESCRIPTIONS = {
@@ -44,3 +52,29 @@ for _name, _cfg in LEVELS.items():
     _factory = pimc_bot(_cfg)
     register_bot(_name, (lambda f, n: (lambda seed=None, **kw: f(seed=seed, name=n)))(_factory, _name),
                  _DESCRIPTIONS[_name])
+
+
+def _tuned(argument: str, seed: int | None = None, **_: object) -> PimcBot:
+    """``pimc:LEVEL,key=value,...``: a level with some search settings changed (for tuning runs).
+
+    Values are JSON numbers or booleans, bare words for strings (``early=heuristic``), and
+    slash-separated numbers for tuples (``dd_cards=13/9/8``).
+    """
+    level, *pairs = argument.split(",")
+    if level not in LEVELS:
+        raise ValueError(f"pimc: unknown level {level!r} (known: {', '.join(LEVELS)})")
+    known = {f.name for f in fields(SearchConfig)}
+    changes: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or key not in known:
+            raise ValueError(f"pimc: expected key=value with a key among {', '.join(sorted(known))}, not {pair!r}")
+        try:
+            value: object = (tuple(int(x) for x in text.split("/")) if "/" in text else json.loads(text))
+        except ValueError:
+            value = text
+        changes[key] = value
+    return PimcBot(replace(LEVELS[level], **changes), seed=seed, name=f"pimc:{argument}")
+
+
+register_prefix("pimc", _tuned)

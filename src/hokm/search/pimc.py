@@ -28,7 +28,7 @@ from ..engine.view import SeatView
 from ..rules import TWO_PLAYER_DISCARDS
 from ..bots.base import Bot
 from .inference import Evidence
-from .rollout import Position, RolloutEvaluator
+from .rollout import PolicyRolloutEvaluator, Position, RolloutEvaluator
 from .sampler import Knowledge, enumerate_deals, knowledge, sample_deal
 
 
@@ -51,7 +51,10 @@ class SearchConfig:
     budget_s: float = 0.5        # wall-clock budget for one decision
     enumerate_limit: int = 48    # list every deal when at most this many exist
     root_deals: int = 24         # deals per option for trump, discard and draw decisions
-    evaluator: str = "dd"        # "dd" (double-dummy, falls back to rollouts) or "rollout"
+    evaluator: str = "dd"        # "dd" (double-dummy), "heuristic" or "rollout": see make_evaluator
+    fallback: str = "rollout"    # with "dd": the scorer of positions too big for the solver
+    #: with "dd": bigger positions still try the solver, stopped after this many nodes (0: never)
+    dd_nodes: int = 0
     #: with "dd": the solver scores positions where the mover holds at most this many cards
     #: (index: players - 2); larger ones are rolled out, as exact search there costs seconds.
     dd_cards: tuple[int, int, int] = (13, 9, 8)
@@ -76,16 +79,17 @@ class DDEvaluator:
 
         self._dds = dds
         self._pos = DDPosition
+        self.limit_error = dds.SearchLimitExceeded
 
     def _dd(self, pos: Position):
         return self._pos(pos.rules, pos.trump, tuple(pos.hands), pos.leader, tuple(int(c) for c in pos.trick),
                          tuple(pos.seat_tricks), pos.hakem)
 
-    def move_values(self, pos: Position) -> dict[Card, float]:
-        return self._dds.move_values(self._dd(pos))
+    def move_values(self, pos: Position, node_limit: int | None = None) -> dict[Card, float]:
+        return self._dds.move_values(self._dd(pos), node_limit=node_limit)
 
-    def hand_value(self, pos: Position) -> float:
-        return float(self._dds.solve(self._dd(pos)).value)
+    def hand_value(self, pos: Position, node_limit: int | None = None) -> float:
+        return float(self._dds.solve(self._dd(pos), node_limit=node_limit).value)
 
 
 class HybridEvaluator:
@@ -93,30 +97,59 @@ class HybridEvaluator:
 
     name = "dd"
 
-    def __init__(self, dd: Evaluator, fallback: Evaluator, limits: tuple[int, int, int]) -> None:
-        self.dd, self.fallback, self.limits = dd, fallback, limits
+    def __init__(self, dd: DDEvaluator, fallback: Evaluator, limits: tuple[int, int, int],
+                 node_limit: int = 0) -> None:
+        self.dd, self.fallback, self.limits, self.node_limit = dd, fallback, limits, node_limit
+        self.exact = self.tried = 0  # positions solved exactly / attempted with the node limit
 
-    def _pick(self, pos: Position) -> Evaluator:
-        small = pos.hands[pos.to_move].bit_count() <= self.limits[pos.n - 2]
-        return self.dd if small else self.fallback
+    def _small(self, pos: Position) -> bool:
+        return pos.hands[pos.to_move].bit_count() <= self.limits[pos.n - 2]
+
+    def _run(self, pos: Position, method: str):
+        if self._small(pos) and not self.node_limit:
+            self.exact += 1
+            return getattr(self.dd, method)(pos)
+        if self.node_limit:
+            # Small positions get ten times the nodes: a rare monster deal cannot stall a move.
+            limit = self.node_limit * (10 if self._small(pos) else 1)
+            self.tried += 1
+            try:
+                value = getattr(self.dd, method)(pos, node_limit=limit)
+                self.exact += 1
+                return value
+            except self.dd.limit_error:
+                pass
+        return getattr(self.fallback, method)(pos)
+
+    def prepare(self, view: SeatView) -> None:
+        for ev in (self.dd, self.fallback):
+            prep = getattr(ev, "prepare", None)
+            if prep is not None:
+                prep(view)
 
     def move_values(self, pos: Position) -> dict[Card, float]:
-        return self._pick(pos).move_values(pos)
+        return self._run(pos, "move_values")
 
     def hand_value(self, pos: Position) -> float:
-        return self._pick(pos).hand_value(pos)
+        return self._run(pos, "hand_value")
 
 
-def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13)) -> Evaluator:
-    """The evaluator named ``kind``; ``"dd"`` falls back to rollouts until the solver exists."""
+def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13), fallback: str = "rollout",
+                   seed: int | None = None, dd_nodes: int = 0) -> Evaluator:
+    """The evaluator named ``kind``: ``"rollout"`` (quick policy), ``"heuristic"`` (the heuristic
+    bot plays every seat out) or ``"dd"`` (the solver up to ``dd_cards``, ``fallback`` above;
+    the fallback alone when the solver is missing)."""
     if kind == "rollout":
         return RolloutEvaluator()
+    if kind == "heuristic":
+        return PolicyRolloutEvaluator(seed)
     if kind == "dd":
+        other = make_evaluator(fallback, seed=seed)
         try:
             dd = DDEvaluator()
         except ImportError:
-            return RolloutEvaluator()
-        return HybridEvaluator(dd, RolloutEvaluator(), dd_cards)
+            return other
+        return HybridEvaluator(dd, other, dd_cards, dd_nodes)
     raise ValueError(f"unknown evaluator {kind!r} (expected 'dd' or 'rollout')")
 
 
@@ -164,9 +197,10 @@ class PimcBot(Bot):
         self.config = config or SearchConfig()
         self.rng = random.Random(seed)
         self.name = name
-        self.evaluator = evaluator or make_evaluator(self.config.evaluator, self.config.dd_cards)
-        self.root_evaluator = (self.evaluator if self.config.root_evaluator == self.config.evaluator
-                               else make_evaluator(self.config.root_evaluator, self.config.dd_cards))
+        cfg = self.config
+        self.evaluator = evaluator or make_evaluator(cfg.evaluator, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes)
+        self.root_evaluator = (self.evaluator if cfg.root_evaluator == cfg.evaluator
+                               else make_evaluator(cfg.root_evaluator, cfg.dd_cards, cfg.fallback, seed))
         self.clock = clock
         self.last_deals = 0  # deals scored for the last decision (for tests and reports)
         self._rules_bot: Bot | None = None
@@ -181,6 +215,10 @@ class PimcBot(Bot):
         if self._delegate(view):
             self.last_deals = 0
             return self._heuristic().act(view)
+        for ev in (self.evaluator, self.root_evaluator):
+            prep = getattr(ev, "prepare", None)
+            if prep is not None:
+                prep(view)
         if view.phase == "play":
             return self._play(view)
         if view.phase == "trump":
@@ -274,13 +312,15 @@ class PimcBot(Bot):
         hand = mask_of(view.hand)
         options: list[Discard] = list(view.legal)  # type: ignore[arg-type]
         totals = {a: 0.0 for a in options}
-        for _ in range(self.config.root_deals):
+        start, done = self.clock(), 0
+        while done < self.config.root_deals and not (done >= 2 and self.clock() - start > self.config.budget_s):
             seq = fill.sequence()
             for a in options:
                 hands = fill.deal(hand & ~mask_of(a.cards), seq)
                 totals[a] += self._two_player_value(view, hands)
-        self.last_deals = self.config.root_deals
-        scores = {a: v / self.config.root_deals for a, v in totals.items()}
+            done += 1
+        self.last_deals = done
+        scores = {a: v / done for a, v in totals.items()}
         # Ties: throw away the lowest cards.
         return self._pick(scores, None, key=lambda a: sorted(c % 13 for c in a.cards))
 
@@ -290,12 +330,14 @@ class PimcBot(Bot):
         hand = mask_of(view.hand)
         top = 1 << view.draw_card
         keep = passed = 0.0
-        for _ in range(self.config.root_deals):
+        start, done = self.clock(), 0
+        while done < self.config.root_deals and not (done >= 2 and self.clock() - start > self.config.budget_s):
+            done += 1
             seq = fill.sequence()
             # keep: the top card, the next (seq[0]) is thrown; pass: the top is thrown, seq[0] kept.
             keep += self._two_player_value(view, fill.deal(hand | top, seq[1:]))
             passed += self._two_player_value(view, fill.deal(hand | (1 << seq[0]), seq[1:]))
-        self.last_deals = self.config.root_deals
+        self.last_deals = done
         scores = {KEEP: keep, PASS: passed}
         return self._pick(scores, None, key=lambda a: 0 if a.keep else 1)
 
