@@ -94,6 +94,7 @@ def play_through(player: Player, bad_first: bool = False) -> tuple[int, str, str
     return player.finish()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 3, 2])
 def test_whole_game_and_saved_record_replays(players: int, tmp_path: Path) -> None:
     save = tmp_path / "game.json"
