@@ -92,3 +92,13 @@ def test_ratings_move_whole_teams_and_skip_bots() -> None:
     assert four[0] == four[2] and four[0][0] > DEFAULT_MU > four[1][0]  # partners move together
     three = rate_game([start, start, start], [0, 1, 2], winner=2)
     assert three[2][0] > DEFAULT_MU and three[0] == three[1] and three[0][0] < DEFAULT_MU
+
+
+def test_hokm_help_lists_the_server_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from hokm.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "serve " in out and "verify " in out

@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         module = _load(name)
         if module is None:
             continue
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        # argparse %-formats help strings (not descriptions): "95%" must reach it as "95%%"
+        p = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_module=module)
     return parser
