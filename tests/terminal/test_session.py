@@ -186,3 +186,14 @@ def test_thinking_indicator_does_not_change_the_game() -> None:
     quiet.run()
     shown.run()
     assert quiet.game.history == shown.game.history
+
+
+def test_names_are_shown_as_typed_never_as_markup() -> None:
+    out = io.StringIO()
+    game = Game.new(Rules(players=2), seed=4, deal=False)
+    names = seat_names(2, "[bold]Sara[/]")
+    session = PlaySession(game, {1: make_bot("random", seed=1)}, names,
+                          Console(file=out, width=100, color_system=None), scripted([], []))
+    session.run()
+    text = out.getvalue()
+    assert "[bold]Sara[/]" in text and "\\[bold]" not in text

@@ -92,7 +92,7 @@ def header(view: SeatView, names: Sequence[str]) -> Text:
     t = Text()
     t.append(f"Hand {view.hand_index + 1}", style="bold")
     t.append("  ·  Hâkem: ")
-    t.append(escape(names[view.hakem]), style="bold magenta")
+    t.append(names[view.hakem], style="bold magenta")
     t.append("  ·  Trump: ")
     if view.trump is None:
         t.append("not chosen yet", style="dim")
@@ -120,7 +120,7 @@ def trick_text(view: SeatView, names: Sequence[str], cards: Sequence[tuple[int, 
     for i, (seat, card) in enumerate(cards):
         if i:
             t.append(", ")
-        t.append(escape(names[seat]) + " ")
+        t.append(names[seat] + " ")
         t.append_text(card_text(card, "bold"))
     return t
 
