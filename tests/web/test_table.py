@@ -238,6 +238,14 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     shot(host, "phone-en-2p-room-game")
     shot(guest, "desktop-en-2p-room-game")
 
+    # Someone else opening the table watches it: names and tricks, but no cards in hand.
+    watcher = open_page(host.url.split("#")[0] + "#/table/" + host.url.rsplit("/", 1)[1], viewport=PHONE)
+    wait_view(watcher, "v.seat === null")
+    wv = table_view(watcher)
+    assert wv["hand"] == [] and wv["legal"] == []
+    assert watcher.locator(".hand .card").count() == 0
+    assert "Ali" in watcher.locator(".seats").inner_text()
+
 
 def test_persian_is_right_to_left_with_persian_text(server, open_page):
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR")
