@@ -56,8 +56,11 @@ def _drain(stream) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a fresh game server (fast bots, short pause between hands)."""
+def server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Base URL of a fresh game server (fast bots, short pause between hands).
+
+    It asks for the browser first, so without Chromium the tests skip before a server starts.
+    """
     data = tmp_path_factory.mktemp("hokm-data")
     cmd = [sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--data-dir", str(data),
            "--bot-delay", "0.02", "0.05", "--hand-pause", "0.4", "--queue-wait", "1", "--log-level", "warning"]
