@@ -28,7 +28,9 @@ RANKS = "23456789TJQKA"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--positions", type=int, default=200, help="positions per trick (default 200)")
+    parser.add_argument("--positions", type=int, default=100, help="positions per trick (default 100)")
+    parser.add_argument("--tricks", default="1,3,5,7",
+                        help="comma-separated tricks to measure at (default 1,3,5,7)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
@@ -75,7 +77,7 @@ def endplay_reaches7(pos: DDPosition) -> bool:
     return bool(scores) and max(scores) >= need
 
 
-def measure(positions: int, seed: int, clock: str = "cpu") -> dict[str, Any]:
+def measure(positions: int, seed: int, clock: str = "cpu", tricks: tuple[int, ...] = TRICKS) -> dict[str, Any]:
     """Run the comparison; returns per-trick medians (ms) and the disagreements."""
     from ..search import dds
 
@@ -87,7 +89,7 @@ def measure(positions: int, seed: int, clock: str = "cpu") -> dict[str, Any]:
     out: dict[str, Any] = {"positions": positions, "seed": seed, "clock": clock, "warm_up_s": round(warm, 3),
                            "tricks": {}}
     total_bad = 0
-    for trick in TRICKS:
+    for trick in tricks:
         ours: list[float] = []
         theirs: list[float] = []
         bad: list[str] = []
@@ -125,7 +127,14 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print("hokm bench solver needs endplay (pip install -e '.[dev]')")
         return 2
-    result = measure(args.positions, args.seed, args.clock)
+    try:
+        tricks = tuple(int(t) for t in args.tricks.split(","))
+    except ValueError:
+        tricks = ()
+    if not tricks or any(not 1 <= t <= 13 for t in tricks):
+        print(f"--tricks must list trick numbers from 1 to 13, not {args.tricks!r}")
+        return 2
+    result = measure(args.positions, args.seed, args.clock, tricks)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

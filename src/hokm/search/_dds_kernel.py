@@ -378,9 +378,10 @@ def tt_store(tt, h0, h1, h2, h3, meta, lb, ub, best, depth):
 def quick_tricks(hands, leader, trump, n, team):
     """Tricks the leader's team can surely take in a row from the lead (a lower bound).
 
-    The leader cashes its run of top trumps; if that leaves the other team without trumps (or it
-    had none), it then cashes its runs of top cards in the other suits. The partner never takes
-    the lead in these lines because the leader's cards are the highest of their suit.
+    The leader cashes its run of top trumps, then its runs of top cards in the other suits for as
+    many rounds as every opponent who may still hold a trump must follow suit (an opponent the
+    trump run has stripped, or who had none, cannot ruff). The partner never takes the lead in
+    these lines because the leader's cards are the highest of their suit.
     """
     alive = np.int64(0)
     for s in range(n):
@@ -409,10 +410,48 @@ def quick_tricks(hands, leader, trump, n, team):
         if s == trump:
             trump_run = run
         else:
-            runs += run
-    if trump_run >= opp_trumps_max:
-        return trump_run + runs
-    return trump_run
+            # rounds of this suit that every opponent still holding trumps must follow
+            safe = run
+            for k in range(n):
+                if ((team >> k) & 1) != my_team and trump_run < popcount((hands[k] >> (13 * trump)) & SUIT):
+                    length = popcount((hands[k] >> (13 * s)) & SUIT)
+                    if length < safe:
+                        safe = length
+            runs += safe
+    q = trump_run + runs
+    if n != 4 or q > 0:
+        return q
+    # Nothing to cash from the leader's hand: lead low to the partner's top card of a suit no
+    # opponent can ruff; the partner is then on lead and cashes as above when it is safe.
+    p = (leader + 2) & 3
+    ph = hands[p]
+    entry = False
+    p_runs = 0
+    for s in range(4):
+        al = (alive >> (13 * s)) & SUIT
+        pm = (ph >> (13 * s)) & SUIT
+        run = 0
+        while al:
+            r = high_bit(al)
+            if (pm >> r) & 1:
+                run += 1
+                al ^= np.int64(1) << r
+            else:
+                break
+        p_runs += run
+        if run > 0 and (hand >> (13 * s)) & SUIT:
+            safe = True
+            if s != trump:
+                for k in ((leader + 1) & 3, (leader + 3) & 3):
+                    if ((hands[k] >> (13 * s)) & SUIT) == 0 and ((hands[k] >> (13 * trump)) & SUIT) != 0:
+                        safe = False
+            if safe:
+                entry = True
+    if not entry:
+        return 0
+    if opp_trumps_max == 0:
+        return p_runs
+    return 1
 
 
 # ----------------------------------------------------------------------------- two sides
