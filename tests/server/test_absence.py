@@ -37,18 +37,29 @@ def test_timeouts_then_takeover_then_reclaim(server: ServerProcess) -> None:
         await p.send({"type": "back"})
         back = await p.expect(_kind("seat", seat=0, reason="reclaim"))
         assert not back["event"]["info"]["auto"]
-        msg = await p.expect(lambda m: m["type"] == "event" and m["deadline"] is not None
-                             and m["deadline"]["seat"] == 0)
-        assert msg["deadline"]["seconds"] == 0.4
-        await p.send({"type": "action", "action": p.view["legal"][0], "seq": p.seq})
-        mine = await p.expect(_kind("action", seat=0))
-        assert mine["event"]["by"] == "player"
+        # Answer our next decisions in time (retrying if a loaded machine made us miss the 0.4 s).
+        for _ in range(6):
+            msg = await p.expect(lambda m: m["type"] == "event" and (
+                (m["deadline"] is not None and m["deadline"]["seat"] == 0)
+                or (m["event"]["kind"] == "seat" and m["event"]["seat"] == 0)))
+            if msg["event"]["kind"] == "seat" and msg["event"]["info"]["auto"]:
+                await p.send({"type": "back"})
+                continue
+            if msg["deadline"] is None or msg["deadline"]["seat"] != 0:
+                continue
+            assert msg["deadline"]["seconds"] == 0.4
+            await p.send({"type": "action", "action": p.view["legal"][0], "seq": p.seq})
+            mine = await p.expect(_kind("action", seat=0))
+            if mine["event"]["by"] == "player":
+                break
+        else:
+            raise AssertionError("our own action was never accepted after taking the seat back")
         await p.close()
     run(main())
 
 
 def test_disconnect_takeover_reconnect_and_lost_seat(make_server) -> None:  # noqa: ANN001
-    server = make_server(HOKM_ABSENT_GRACE="0.5", HOKM_RECLAIM_WINDOW="3")
+    server = make_server(HOKM_ABSENT_GRACE="0.5", HOKM_RECLAIM_WINDOW="6")  # room to reconnect on a busy machine
 
     async def main() -> None:
         host = await Player(server, "host").signup()
@@ -75,7 +86,7 @@ def test_disconnect_takeover_reconnect_and_lost_seat(make_server) -> None:  # no
         await guest.ws.close()
         await host.expect(_kind("seat", seat=1, reason="takeover"))
         # The host does not answer meanwhile (20 s to play), so the game waits while the window runs out.
-        lost = await host.expect(_kind("seat", seat=1, reason="lost"), timeout=15)
+        lost = await host.expect(_kind("seat", seat=1, reason="lost"), timeout=30)
         assert lost["event"]["info"]["kind"] == "bot" and lost["event"]["info"]["player_id"] is None
         await guest.connect()
         state = await guest.join(tid)
