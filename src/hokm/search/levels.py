@@ -3,19 +3,22 @@
 Each level is the same search bot (:class:`hokm.search.pimc.PimcBot`) with a different amount of
 search, so strength grows with the budget:
 
-========  ===========================================  ==========  ===============
-level     scorer of sampled deals                      deals/move  budget/decision
-========  ===========================================  ==========  ===============
-easy      rollouts, noisy choices                      4           0.05 s
-medium    rollouts                                     12          0.15 s
-hard      double-dummy (20k nodes early, then exact)   10          0.35 s
-expert    double-dummy (60k nodes early, then exact)   16          0.75 s
-========  ===========================================  ==========  ===============
+========  ==========================================  ==========  ===============
+level     card play                                   deals/move  budget/decision
+========  ==========================================  ==========  ===============
+easy      search, rollouts, noisy choices             4           0.05 s
+medium    search, rollouts                            12          0.15 s
+hard      search, double-dummy from 7 cards in hand   10          0.35 s
+expert    search, double-dummy from 8 cards in hand   16          0.75 s
+========  ==========================================  ==========  ===============
 
-Early in a hand, a deal the solver cannot finish within its node budget is rolled out instead.
-From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's: the
-search versions of those decisions (``root="search"``, kept for ``easy`` and for tuning with
-``pimc:LEVEL,root=search``) measured weaker than the heuristic's rules in 2-player games.
+(3 players: from 8 and 9 cards; 2 players: the whole hand.) Before that point the solver
+needs seconds per deal, and searching over rollouts measured weaker than the heuristic bot's
+own play, so ``hard`` and ``expert`` play those first tricks with the heuristic (``early``).
+From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's too:
+the sampled-deal versions (``root="search"``, kept for ``easy`` and for tuning with
+``pimc:LEVEL,root=search``) measured weaker than its rules in 2-player games. The solver
+searches at most ``10 * dd_nodes`` nodes per deal; a deal it cannot finish is rolled out.
 
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.
@@ -36,9 +39,11 @@ LEVELS: dict[str, SearchConfig] = {
     "medium": SearchConfig(max_deals=12, min_deals=4, budget_s=0.15, enumerate_limit=16, root_deals=12,
                            evaluator="rollout", root="heuristic"),
     "hard": SearchConfig(max_deals=10, min_deals=4, budget_s=0.35, enumerate_limit=24, root_deals=16,
-                         evaluator="dd", dd_cards=(13, 9, 7), dd_nodes=20_000, root="heuristic"),
+                         evaluator="dd", dd_cards=(13, 8, 7), dd_nodes=60_000, early="heuristic",
+                         root="heuristic"),
     "expert": SearchConfig(max_deals=16, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
-                           evaluator="dd", dd_cards=(13, 9, 7), dd_nodes=60_000, root="heuristic"),
+                           evaluator="dd", dd_cards=(13, 9, 8), dd_nodes=60_000, early="heuristic",
+                           root="heuristic"),
 }
 
 _DESCRIPTIONS = {
