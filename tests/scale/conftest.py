@@ -33,9 +33,18 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def redis_prefix() -> str:
-    """Keys and channels of this test only: tests under ``pytest -n`` share one Redis."""
-    return "test-" + secrets.token_hex(6)
+def redis_prefix() -> Iterator[str]:
+    """Keys and channels of this test only (tests under ``pytest -n`` share one Redis); removed after."""
+    prefix = "test-" + secrets.token_hex(6)
+    yield prefix
+    if _port_open(6379):
+        import redis
+
+        r = redis.Redis.from_url(REDIS_URL)
+        keys = list(r.scan_iter(f"{prefix}:*"))
+        if keys:
+            r.delete(*keys)
+        r.close()
 
 
 async def _admin(sql: str) -> None:

@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spawn", type=int, default=0, metavar="N", help="start N local nodes for the run")
     parser.add_argument("--database-url", default=None, help="with --spawn: the nodes' database")
     parser.add_argument("--redis-url", default=None, help="with --spawn: Redis for several nodes")
+    parser.add_argument("--connect-rate", type=float, default=200.0, metavar="N",
+                        help="WebSockets opened per second before measuring (default 200)")
+    parser.add_argument("--logs", default=None, metavar="DIR", help="with --spawn: keep the nodes' logs in DIR")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo-server floor")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -51,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     cluster = None
     urls, pids = list(args.url), list(args.pid)
-    with tempfile.TemporaryDirectory(prefix="hokm-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="hokm-load-") as tmp_dir:
+        tmp = args.logs or tmp_dir
         if args.spawn:
             env = {"HOKM_REDIS_PREFIX": "load-" + secrets.token_hex(4)}
             if args.database_url:
@@ -66,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             urls += cluster.urls
             pids += [n.pid for n in cluster.nodes]
         opts = Options(urls=urls, tables=args.tables, think_ms=args.think, duration=args.duration, pids=pids,
-                       warmup=args.warmup, echo=not args.no_echo)
+                       warmup=args.warmup, echo=not args.no_echo, connect_rate=args.connect_rate)
         try:
             report = asyncio.run(run_load(opts))
         except RuntimeError as e:
@@ -75,5 +79,18 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if cluster is not None:
                 cluster.stop()
+                if args.redis_url:
+                    _forget(args.redis_url, env["HOKM_REDIS_PREFIX"])
     print(json.dumps(report, indent=1) if args.json else format_report(report))
     return 0
+
+
+def _forget(redis_url: str, prefix: str) -> None:
+    """Remove the run's keys (leases, fences, queues) from Redis."""
+    import redis
+
+    r = redis.Redis.from_url(redis_url)
+    keys = list(r.scan_iter(f"{prefix}:*"))
+    if keys:
+        r.delete(*keys)
+    r.close()

@@ -59,6 +59,8 @@ async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any], token
             continue
         if r.status_code in (200, 201):
             return r.json()
+        if r.status_code == 409 and attempt > 0:
+            return None  # a retry of a request that had gone through (seated, started): done
         if r.status_code >= 500 or r.status_code == 429:
             await asyncio.sleep(0.2 * (attempt + 1))
             continue

@@ -37,6 +37,7 @@ class Options:
     warmup: float = 5.0
     echo: bool = True
     setup_concurrency: int = 32
+    connect_rate: float = 200.0  # WebSockets opened per second: players arrive, they do not stampede
     seed: int = 1
 
 
@@ -85,7 +86,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     sem = asyncio.Semaphore(opts.setup_concurrency)
     limits = httpx.Limits(max_connections=opts.setup_concurrency * 2, max_keepalive_connections=opts.setup_concurrency)
     t0 = time.monotonic()
-    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=120, limits=limits) as client:
         async def one(i: int) -> tuple[str, list[str]]:
             async with sem:
                 return await setup_table(client, opts.urls, i, opts.players)
@@ -96,7 +97,12 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     seats = [Seat(tid, s, tok, opts.urls, i + s, think_range(opts.think_ms), tally, random.Random(rng.random()))
              for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
     tally.measuring = False
-    tasks = [asyncio.ensure_future(s.run(stop)) for s in seats]
+    r0 = time.monotonic()
+    tasks = []
+    for k, s in enumerate(seats):
+        tasks.append(asyncio.ensure_future(s.run(stop)))
+        await asyncio.sleep(max(0.0, r0 + (k + 1) / opts.connect_rate - time.monotonic()))
+    ramp_s = time.monotonic() - r0
     await asyncio.sleep(opts.warmup)
     tally.measuring = True
     sampler = Sampler(opts.pids)
@@ -109,6 +115,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {"tables": opts.tables, "connections": len(seats), "think_ms": opts.think_ms, "setup_s": round(setup_s, 1),
+            "ramp_s": round(ramp_s, 1), "warmup_s": opts.warmup,
             "duration_s": round(elapsed, 1), "actions_sent": tally.sent, "actions_acked": tally.accepted,
             "actions_per_s": round(tally.accepted / elapsed, 1), "latency_ms": summary_ms(tally.latencies),
             "errors": dict(tally.errors), "reconnects": tally.reconnects, "games_over": tally.games_over,
@@ -180,7 +187,8 @@ def format_report(r: dict[str, Any]) -> str:
     s = g["server"]
     lines = [
         f"tables {g['tables']} ({g['connections']} WebSockets), think {g['think_ms']:.0f} ms, "
-        f"measured {g['duration_s']} s after setup ({g['setup_s']} s)",
+        f"measured {g['duration_s']} s after setup ({g['setup_s']} s), connecting ({g['ramp_s']} s) "
+        f"and warm-up ({g['warmup_s']} s)",
         f"actions: {g['actions_acked']} acknowledged, {g['actions_per_s']}/s",
         f"latency ms (action sent -> its event received): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
         f"max {lat['max']}",
