@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated tricks to measure at (default 1,3,5,7)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--oracle-games", type=int, default=0, metavar="N",
+                        help="instead, play N 4-player games of oracle against heuristic and time the oracle")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="thread CPU time (default) or wall time")
 
@@ -118,7 +120,41 @@ def measure(positions: int, seed: int, clock: str = "cpu", tricks: tuple[int, ..
     return out
 
 
+def oracle_games(games: int, seed: int) -> dict[str, Any]:
+    """``oracle`` (team 0) against ``heuristic`` (team 1): wins, seconds a game, oracle decisions."""
+    from ..arena.runner import play_game
+    from ..bots.base import make_bot
+    from ..search import dds
+
+    dds.warm_up()
+    wins, per_game, decisions, fallbacks = 0, [], [], 0
+    for g in range(games):
+        oracle = make_bot("oracle")
+        bots = [oracle if s % 2 == 0 else make_bot("heuristic", seed=seed + g) for s in range(4)]
+        t0 = time.perf_counter()
+        out = play_game(Rules(players=4), bots, seed=seed + g)
+        per_game.append(time.perf_counter() - t0)
+        wins += out.winner == 0
+        decisions += out.decision_seconds[0] + out.decision_seconds[2]
+        fallbacks += oracle.fallbacks  # type: ignore[attr-defined]
+    q = statistics.quantiles(decisions, n=20) if len(decisions) > 1 else decisions * 19
+    return {"games": games, "seed": seed, "oracle_wins": wins, "median_s_per_game": round(statistics.median(per_game), 2),
+            "decisions": len(decisions), "decision_p50_ms": round(statistics.median(decisions) * 1000, 3),
+            "decision_p95_ms": round(q[-1] * 1000, 1), "decision_max_ms": round(max(decisions) * 1000, 1),
+            "over_node_budget": fallbacks}
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.oracle_games:
+        if args.oracle_games < 1:
+            print("--oracle-games must be at least 1")
+            return 2
+        res = oracle_games(args.oracle_games, args.seed)
+        print(json.dumps(res, indent=2) if args.json else
+              f"oracle vs heuristic: {res['oracle_wins']}/{res['games']} games won, {res['median_s_per_game']} s a game; "
+              f"oracle decisions p50 {res['decision_p50_ms']} ms, p95 {res['decision_p95_ms']} ms, "
+              f"max {res['decision_max_ms']} ms; {res['over_node_budget']} over the node budget")
+        return 0
     if args.positions < 1:
         print("--positions must be at least 1")
         return 2
