@@ -48,6 +48,9 @@ async def _check_record(ps: list[Player], over: dict, tmp_path) -> dict:
     assert all("fair" in h for h in record["hands"])
     verdict = await ps[0].api("POST", "/api/verify", record)
     assert verdict["ok"], verdict
+    replay = await ps[-1].api("GET", f"/api/games/{gid}/replay")
+    assert replay["record"] == record
+    assert [h["result"] for h in replay["frames"]["hands"]] == [r.to_json() for r in game.results]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     for cmd in ("replay", "verify"):
@@ -72,6 +75,7 @@ def test_four_clients_play_a_whole_game(server: ServerProcess, tmp_path) -> None
         assert mine["games"][0]["game_id"] == overs[0]["event"]["game_id"]
         stranger = await Player(server, "stranger").signup()
         await stranger.api("GET", f"/api/games/{overs[0]['event']['game_id']}/record", status=403)
+        await stranger.api("GET", f"/api/games/{overs[0]['event']['game_id']}/replay", status=403)
         for p in [*ps, stranger]:
             await p.close()
     run(main())
@@ -101,6 +105,7 @@ def test_one_client_against_bots(server: ServerProcess, tmp_path, players: int) 
         assert state["seat"] == players - 1 and state["view"]["seat"] == players - 1
         # the record is not available while the game is on
         await p.api("GET", f"/api/games/{table['game_id']}/record", status=409)
+        await p.api("GET", f"/api/games/{table['game_id']}/replay", status=409)
         hint_asked = False
         over = None
         while over is None:

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..fairness import verify_record
-from ..records import RecordError, load_record
+from ..records import RecordError, load_record, replay_frames
 from ..rules import RULE_KEYS
 from .auth import AuthError, authenticate, bearer, create_guest
 from .botpool import BotPool, public_levels
@@ -278,7 +278,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ApiError("not_found", "no such game (a game in progress has no summary yet)")
         return row.summary()
 
-    async def record(request: Request) -> Any:
+    async def finished_game(request: Request) -> Any:
+        """The stored game behind a record or replay request, for one of its players only."""
         p = await me(request)
         gid = request.path_params["game_id"][:64]
         row = await services.storage.get_game(gid)
@@ -288,8 +289,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ApiError("not_found", "no finished game has this id")
         if p.id not in row.player_ids:
             raise ApiError("forbidden", "only the players of a game may download its record")
+        return row
+
+    async def record(request: Request) -> Any:
+        row = await finished_game(request)
+        gid = request.path_params["game_id"][:64]
         return Response(row.record, media_type="application/json",
                         headers={"content-disposition": f'attachment; filename="hokm-{gid}.json"'})
+
+    async def replay(request: Request) -> Any:
+        row = await finished_game(request)
+        return {"record": json.loads(row.record), "frames": replay_frames(row.record)}
 
     async def verify(request: Request) -> Any:
         await me(request)
@@ -343,6 +353,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/games", route(games)),
         Route("/api/games/{game_id}", route(game)),
         Route("/api/games/{game_id}/record", route(record)),
+        Route("/api/games/{game_id}/replay", route(replay)),
         Route("/api/verify", route(verify), methods=["POST"]),
         Route("/api/leaderboard", route(leaderboard)),
         Route("/api/{rest:path}", route(unknown), methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),

@@ -1,120 +1,30 @@
 // Replay viewer for a finished game: every hand, trick by trick, with all hands face up (the
-// game is over, so nothing is hidden any more). It reads the game's hokm/1 record, and asks the
-// server (POST /api/verify) to check it with the engine, so what is shown is a checked game.
-//
-// Showing a record needs three facts the record leaves to the rules: which seat got which card
-// (the deal packets), who took each trick, and who is Hâkem next. They are worked out below
-// for display only, following the rule notes; the server's verification of the same record is
-// shown beside them, tests/web/test_replay.py holds them to the engine's own answers, and live
-// play never uses this code.
+// game is over, so nothing is hidden any more). The server works the frames out with the engine
+// (GET /api/games/{id}/replay: who held which card, who took each trick, who was Hâkem), so this
+// file only draws them; it also asks the server (POST /api/verify) to check the record's shuffles.
 
 import { h, clear } from "./dom.js";
 import { t, num, cardName, suitName } from "./i18n.js";
-import { faceUrl, sortHand, suitIcon, RANKS } from "./cards.js";
+import { faceUrl, sortHand, suitIcon } from "./cards.js";
 import * as settings from "./settings.js";
 
-const PACKETS = { 3: [5, 4, 4, 4], 4: [5, 4, 4] };
-
-function sideOf(n, seat) { return n === 4 ? seat % 2 : seat; }
-function rank(c) { return RANKS.indexOf(c[0]); }
-
-function trickWinner(cards, leader, trump, n) {
-  let best = 0;
-  for (let i = 1; i < cards.length; i++) {
-    const a = cards[best], b = cards[i];
-    const beats = b[1] === a[1] ? rank(b) > rank(a) : b[1] === trump;
-    if (beats) best = i;
-  }
-  return (leader + best) % n;
-}
-
-function dealt(rec, hand, hakem) {
-  const n = rec.players;
-  const deck = hand.deck;
-  const hands = Array.from({ length: n }, () => []);
-  if (n === 2) {
-    hands[hakem] = deck.slice(0, 5);
-    hands[1 - hakem] = deck.slice(5, 10);
-    const discards = hand.discards || [[], []];
-    for (let s = 0; s < 2; s++) hands[s] = hands[s].filter((c) => !discards[s].includes(c));
-    const stock = deck.slice(10);
-    (hand.draws || []).forEach((choice, i) => {
-      const seat = i % 2 === 0 ? hakem : 1 - hakem;
-      hands[seat].push(choice === "keep" ? stock[2 * i] : stock[2 * i + 1]);
-    });
-    return hands;
-  }
-  let i = 0;
-  for (const size of PACKETS[n]) {
-    for (let k = 0; k < n; k++) {
-      hands[(hakem + k) % n].push(...deck.slice(i, i + size));
-      i += size;
-    }
-  }
-  return hands;
-}
-
-/** The winning side of a finished hand from its trick counts (RULES-NOTES, "End of a hand"). */
-function handWinner(n, tricks, played) {
-  if (n !== 3) return tricks.findIndex((x) => x >= 7);
-  const left = 17 - played;
-  for (let p = 0; p < 3; p++) {
-    const others = [0, 1, 2].filter((q) => q !== p);
-    if (tricks[p] >= 7 && others.every((q) => tricks[q] === 0)) return p;
-    if (others.every((q) => tricks[p] > tricks[q] + left)) return p;
-  }
-  const most = Math.max(...tricks);
-  const tied = [0, 1, 2].filter((p) => tricks[p] === most);
-  if (tied.length === 2) return [0, 1, 2].find((p) => !tied.includes(p));
-  return -1;
-}
-
-/** The ace draw: cards are turned one to each seat in turn order from `start`; the first ace is Hâkem. */
-function firstAceSeat(draw, n) {
-  const i = draw.cards.findIndex((c) => c[0] === "A");
-  return (draw.start + Math.max(0, i)) % n;
-}
-
-/** Frames: one per hand start and one per trick, each with every seat's remaining cards. */
-export function framesOf(rec) {
-  const n = rec.players;
-  let hakem = rec.hakem_draw ? firstAceSeat(rec.hakem_draw, n) : rec.first_hakem;
-  const frames = [];
-  rec.hands.forEach((hand, hi) => {
-    const holding = dealt(rec, hand, hakem).map((cs) => cs.slice());
-    const tricks = new Array(n === 4 ? 2 : n).fill(0);
-    let leader = hakem;
-    const base = { hand: hi, hakem, trump: hand.trump };
-    frames.push({ ...base, trickNo: 0, trick: null, hands: holding.map((c) => c.slice()), tricks: tricks.slice() });
-    const plays = hand.plays || [];
-    for (let k = 0; k + n <= plays.length; k += n) {
-      const cards = plays.slice(k, k + n);
-      const winner = trickWinner(cards, leader, hand.trump, n);
-      cards.forEach((c, i) => {
-        const seat = (leader + i) % n;
-        holding[seat] = holding[seat].filter((x) => x !== c);
-      });
-      tricks[sideOf(n, winner)] += 1;
-      frames.push({ ...base, trickNo: k / n + 1, trick: { leader, cards, winner }, hands: holding.map((c) => c.slice()), tricks: tricks.slice() });
-      leader = winner;
-    }
-    const w = handWinner(n, tricks, plays.length / n);
-    if (w >= 0 && w !== sideOf(n, hakem)) hakem = (hakem + 1) % n;
-  });
-  return frames;
+/** One flat list of frames (a hand's start, then each trick) from the server's per-hand frames. */
+export function flatten(replay) {
+  return replay.hands.flatMap((hand) => hand.frames.map((f) => ({ ...f, trickNo: f.trick_no })));
 }
 
 export async function showReplay(app, api, gameId) {
   const main = h("main.replay", {}, h("p.muted", {}, "…"));
   app.append(main);
-  let rec;
+  let rec, frames;
   try {
-    rec = await api.get(`/api/games/${gameId}/record`);
+    const data = await api.get(`/api/games/${gameId}/replay`);
+    rec = data.record;
+    frames = flatten(data.frames);
   } catch (err) {
     clear(main).append(h("section.card-panel", {}, h("p", {}, `${t("error")}: ${err.message || err.code}`), h("a.btn", { href: "#/" }, t("home"))));
     return null;
   }
-  const frames = framesOf(rec);
   const names = rec.names || Array.from({ length: rec.players }, (_, i) => t("seatName", { n: i + 1 }));
   let at = 0;
   const board = h("div.replay-board", { dataset: { players: rec.players } });

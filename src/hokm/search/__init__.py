@@ -1,0 +1,1 @@
+"""Search AI: double-dummy solving, sampled deals and the search bot."""
