@@ -50,3 +50,13 @@ def test_move_values_sign_agrees_with_endplay_per_card():
             child_side = child.side_of(child.to_move)
             wins = endplay_reaches7(child) == (child_side == side)
             assert (value > 0) == wins, (str(card), pos.describe())
+
+
+def test_bench_reports_medians_and_disagreements():
+    from hokm.bench.solver import measure
+
+    out = measure(3, seed=4, tricks=(9, 11))
+    assert set(out["tricks"]) == {"9", "11"}
+    for row in out["tricks"].values():
+        assert row["hokm_ms"] >= 0 and row["endplay_ms"] >= 0 and row["disagreements"] == 0
+    assert out["disagreements"] == 0
