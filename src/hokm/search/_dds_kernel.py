@@ -16,9 +16,15 @@ the trick in progress is up to three card indices. Two searches share one transp
     trick, so the table key includes the seats' trick counts.
 
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
-from play are removed), quick tricks at the start of each trick, cheap-winner/low-card move
-ordering with the table's best lead tried first, and the table itself (two slots per bucket,
-full keys, so it never needs clearing between positions and survives across calls).
+from play are removed), quick tricks and a top-trump "later tricks" bound at the start of each
+trick, lead and follow move ordering with the table's best lead tried first, and the table itself:
+keyed on relative ranks (the hands with the dead cards squeezed out, so positions that differ only
+in which low cards are gone share bounds), two slots per bucket and full keys, so it never needs
+clearing between positions and survives across calls.
+
+Every function has one explicit signature: Numba then compiles each once, at import, and its
+on-disk cache holds exactly that version (lazily typed recursive functions picked up literal-typed
+variants that the cache could not load back).
 """
 
 from __future__ import annotations
