@@ -42,3 +42,41 @@ def test_easy_level_plays_a_two_player_hand() -> None:
         action = bots[game.to_move].act(view)
         assert action in view.legal
         game.apply(action)
+
+
+def test_tuning_specs_change_settings_and_reject_bad_input() -> None:
+    import pytest
+
+    bot = make_bot("pimc:expert,max_deals=5,dd_cards=13/8/6,early=search", seed=1)
+    assert isinstance(bot, PimcBot)
+    assert (bot.config.max_deals, bot.config.dd_cards, bot.config.early) == (5, (13, 8, 6), "search")
+    assert bot.config.budget_s == LEVELS["expert"].budget_s
+    with pytest.raises(ValueError, match="unknown level"):
+        make_bot("pimc:grandmaster")
+    with pytest.raises(ValueError, match="key=value"):
+        make_bot("pimc:hard,speed=9")
+
+
+def test_expert_hands_early_tricks_to_the_heuristic_and_searches_later() -> None:
+    """Before the solver's reach expert plays the heuristic's card; after it, it samples deals."""
+    from hokm.bots.base import make_bot as mk
+
+    game = Game.new(Rules(players=4), seed=3)
+    expert, heuristic = mk("expert", seed=1), mk("heuristic", seed=1)
+    rng = random.Random(0)
+    searched = early = 0
+    while game.hand_index == 0:
+        if game.phase is Phase.DEAL:
+            game.deal(rng=rng)
+            continue
+        view = game.view(game.to_move)
+        if game.phase is Phase.PLAY and len(view.legal) > 1:
+            action = expert.act(view)
+            if len(view.hand) > LEVELS["expert"].dd_cards[2]:
+                assert action == heuristic.act(view) and expert.last_deals == 0
+                early += 1
+            else:
+                assert expert.last_deals >= 1
+                searched += 1
+        game.apply(heuristic.act(view))
+    assert early and searched
