@@ -77,5 +77,12 @@ def run(args: argparse.Namespace) -> int:
                 return
 
     server.startup = startup  # type: ignore[method-assign]
-    server.run()
+    from ..server.ops import GcPolicy
+
+    gc_policy = GcPolicy()  # short garbage-collection pauses with thousands of tables (docs/performance.md)
+    gc_policy.start()
+    try:
+        server.run()
+    finally:
+        gc_policy.stop()
     return 0
