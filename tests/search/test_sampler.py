@@ -174,3 +174,18 @@ def test_trump_evidence_prefers_long_trumps_for_the_hakem() -> None:
     plain = sum((d[game.hakem] & trump).bit_count() for d in deals) / len(deals)
     weighted = sum(w * (d[game.hakem] & trump).bit_count() for w, d in zip(weights, deals)) / sum(weights)
     assert weighted > plain + 0.3
+
+
+def test_two_player_evidence_gives_the_opponent_the_better_cards() -> None:
+    game = play_until(2, 4, plays=2)
+    view = game.view(game.to_move)
+    ev = Evidence(view)
+    kn = knowledge(view)
+    rng = random.Random(0)
+    opp = 1 - view.seat
+    high = sum(0b1111 << (9 + 13 * s) for s in range(4))
+    deals = [sample_deal(kn, rng) for _ in range(300)]
+    weights = [ev.weight(d) for d in deals]
+    plain = sum((d[opp] & high).bit_count() for d in deals) / len(deals)
+    weighted = sum(w * (d[opp] & high).bit_count() for w, d in zip(weights, deals)) / sum(weights)
+    assert weighted > plain + 0.3
