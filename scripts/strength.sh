@@ -85,7 +85,12 @@ lines = ["# Strength report", "",
          "is played with the bots swapped (pairs with 2 and 4 players, triples with 3), so `a`'s fair",
          "share is 50% (33.3% with 3 players, where `a` holds one seat against two `b` seats).", "",
          "Columns: games won by `a`, its win rate with a 95% Wilson interval, the Elo difference a - b",
-         "(95% interval), and `a`'s mean and p95 milliseconds per decision (wall clock, one core per game).",
+         "(95% interval), and `a`'s mean and p95 milliseconds per decision (wall clock, one core per game,",
+         "on a machine shared with other work, so times are upper bounds).", "",
+         "The levels are defined in `src/hokm/search/levels.py`. `hard` and `expert` search sampled deals with",
+         "the double-dummy solver once the hand is small enough for it (from 7-8 cards in hand with 4 players,",
+         "8-9 with 3, the whole hand with 2) and play the first tricks, trump, discards and draws like",
+         "`heuristic`; `easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
          ""]
 HEAD = ["| a | b | games | a won | a win rate | 95% interval | fair share | Elo a-b | ms/decision | p95 ms | forfeits |",
         "|---|---|---|---|---|---|---|---|---|---|---|"]
