@@ -25,16 +25,16 @@ def test_sigterm_hands_tables_over(tmp_path: Path, pg_url: str, redis_url: str, 
     leaving, staying = cluster.nodes
     tally = Tally()
 
-    async def play() -> tuple[list[Seat], float]:
+    async def play() -> tuple[list[Seat], int]:
         async with httpx.AsyncClient(timeout=30) as client:
-            tables = await asyncio.gather(*(setup_table(client, [leaving.url], i, rules={"target_points": 2})
+            tables = await asyncio.gather(*(setup_table(client, [leaving.url], i, rules={"target_points": 3})
                                             for i in range(TABLES)))
         stop = asyncio.Event()
         seats = [Seat(tid, s, tok, [staying.url], 0, (0.005, 0.02), tally, random.Random(i * 4 + s))
                  for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
         tasks = [asyncio.ensure_future(s.run(stop)) for s in seats]
         await asyncio.sleep(2)
-        t0 = time.monotonic()
+        playing = len({s.table_id for s in seats if not s.over})
         code = await asyncio.to_thread(leaving.terminate, 30)
         # uvicorn shuts down gracefully, then re-raises the signal it caught: -15 is a clean exit here.
         assert code in (0, -15), leaving.log.read_text()[-2000:]
@@ -44,14 +44,15 @@ def test_sigterm_hands_tables_over(tmp_path: Path, pg_url: str, redis_url: str, 
             await asyncio.sleep(0.2)
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        return seats, time.monotonic() - t0
+        return seats, playing
 
     try:
-        seats, _ = asyncio.run(play())
+        seats, playing = asyncio.run(play())
         metrics = httpx.get(staying.url + "/metrics", timeout=10).text
     finally:
         cluster.stop()
     # Every table was created on (and owned by) the node that left; the players sat on the other.
     assert all(s.over for s in seats), f"{sum(not s.over for s in seats)} seats still playing"
     line = next(x for x in metrics.splitlines() if x.startswith("hokm_takeovers"))
-    assert float(line.split()[-1]) == TABLES
+    assert playing > 0, "every game was over before the node left: the test would prove nothing"
+    assert float(line.split()[-1]) >= playing

@@ -53,13 +53,16 @@ class Sampler:
         self.procs = [psutil.Process(p) for p in pids]
         self.cpu: list[float] = []
         self.rss: list[float] = []
+        self.machine: list[float] = []
         self._task: asyncio.Task[None] | None = None
 
     async def _loop(self) -> None:
         for p in self.procs:
             p.cpu_percent(None)
+        psutil.cpu_percent(None)
         while True:
             await asyncio.sleep(1.0)
+            self.machine.append(psutil.cpu_percent(None) * psutil.cpu_count())
             try:
                 self.cpu.append(sum(p.cpu_percent(None) for p in self.procs))
                 self.rss.append(sum(p.memory_info().rss for p in self.procs) / 2**20)
@@ -76,7 +79,9 @@ class Sampler:
         if not self.cpu:
             return {"processes": len(self.procs), "cpu_percent_mean": None, "cpu_percent_max": None, "rss_mb_max": None}
         return {"processes": len(self.procs), "cpu_percent_mean": round(sum(self.cpu) / len(self.cpu), 1),
-                "cpu_percent_max": round(max(self.cpu), 1), "rss_mb_max": round(max(self.rss), 1)}
+                "cpu_percent_max": round(max(self.cpu), 1), "rss_mb_max": round(max(self.rss), 1),
+                "machine_cpu_percent_mean": round(sum(self.machine) / len(self.machine), 1),
+                "machine_cores": psutil.cpu_count()}
 
 
 async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, Any]:
@@ -194,7 +199,8 @@ def format_report(r: dict[str, Any]) -> str:
         f"max {lat['max']}",
         f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; games over {g['games_over']}",
         f"server CPU %: mean {s['cpu_percent_mean']} max {s['cpu_percent_max']}; RSS MB max {s['rss_mb_max']} "
-        f"({s['processes']} processes)",
+        f"({s['processes']} processes); whole machine {s.get('machine_cpu_percent_mean')} % of "
+        f"{s.get('machine_cores')} cores x 100",
     ]
     if "echo" in r:
         e = r["echo"]

@@ -33,6 +33,9 @@ from .rpc import RemoteError, Rpc, RpcTimeout
 log = logging.getLogger("hokm.server.cluster")
 ROUTED = frozenset({"join", "disconnect", "act", "back", "add_seed", "hint_view", "sit", "seat_bot", "free",
                     "start", "info"})
+#: Requests after which the asker needs the table's summary (the HTTP answer is ``TableInfo``); the
+#: others (an action above all) travel without it, which keeps the answer to a play small.
+WITH_SNAPSHOT = frozenset({"info", "sit", "seat_bot", "free", "start"})
 
 
 async def invoke(actor: TableActor, method: str, args: list[Any]) -> Any:
@@ -80,7 +83,7 @@ class RoutedTable:
 
     async def _call(self, method: str, *args: Any) -> Any:
         result, snap = await self._lobby.call(self.id, method, list(args))
-        if snap is not None:  # None: the table is local, and reads go to the actor itself
+        if snap is not None and "info" in snap:  # otherwise local, or an answer without a summary
             self._snap = snap
         return result
 
@@ -135,6 +138,8 @@ class RoutedTable:
     async def join(self, player_id: str, last_seq: int | None) -> tuple[int | None, dict[str, Any], bool]:
         seat, state, lost = await self._call("join", player_id, last_seq)
         self._state = state
+        if self._local() is None:
+            self._snap = {"info": state["table"], "fair": state["fair"]}
         return seat, state, lost
 
     async def disconnect(self, player_id: str) -> None:
@@ -183,7 +188,9 @@ class ClusterLobby(Lobby):
         self.rpc = Rpc(bus, node, self._handle)
         self.draining = False
         self.takeovers = 0
-        self.call_timeout = max(1.0, config.lease_ttl / 2)
+        # A request unanswered this long makes the asker look the owner up again (the lease may be
+        # gone); resending is safe: a repeated action is refused as stale, not applied twice.
+        self.call_timeout = min(2.0, max(0.5, config.lease_ttl / 2))
         self._table_locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._owners: dict[str, Lease] = {}  # last known owner of tables owned elsewhere
         self._loops: list[asyncio.Task[None]] = []
@@ -298,7 +305,7 @@ class ClusterLobby(Lobby):
         except FencedError as e:
             self._drop(table_id)
             raise RemoteError("not_owner", str(e)) from None
-        return {"r": result} | snapshot(actor)
+        return {"r": result} | snapshot(actor) if method in WITH_SNAPSHOT else {"r": result}
 
     # ------------------------------------------------------------------ matchmaking in Redis
     async def enqueue(self, player: Any, players: int) -> dict[str, Any]:
@@ -408,7 +415,7 @@ class ClusterLobby(Lobby):
 
     async def _scan_loop(self) -> None:
         while True:
-            await asyncio.sleep(max(0.2, self.config.lease_ttl / 4))
+            await asyncio.sleep(min(1.0, max(0.2, self.config.lease_ttl / 4)))
             try:
                 await self.scan()
             except Exception:  # noqa: BLE001
