@@ -221,7 +221,7 @@ class GcPolicy:
 
     A full (generation 2) collection walks every tracked object; a node with a thousand tables holds
     millions of them, and each full collection then stops the event loop for hundreds of
-    milliseconds (measured: 0.3 to 0.8 s at 1,000 tables), which is the whole p99. Every
+    milliseconds, which is the whole p99 (docs/performance.md, "Server"). Every
     ``freeze_every`` seconds the objects alive so far are moved to the permanent generation
     (``gc.freeze()``, constant time), so a collection only walks what was allocated since. Frozen
     objects are still freed by reference counting; only cycles among them wait for the next
