@@ -25,7 +25,6 @@ from typing import Callable, Protocol, Sequence
 from ..cards import SUIT_MASKS, Card, cards_in, mask_of
 from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard
 from ..engine.view import SeatView
-from ..rules import TWO_PLAYER_DISCARDS
 from ..bots.base import Bot
 from .inference import Evidence
 from .rollout import PolicyRolloutEvaluator, Position, RolloutEvaluator
@@ -403,5 +402,5 @@ def pimc_bot(config: SearchConfig | None = None, **overrides) -> Callable[..., P
     return factory
 
 
-__all__ = ["PimcBot", "SearchConfig", "Evaluator", "game_value", "make_evaluator", "pimc_bot",
-           "TWO_PLAYER_DISCARDS"]
+__all__ = ["PimcBot", "SearchConfig", "Evaluator", "DDEvaluator", "HybridEvaluator", "game_value",
+           "make_evaluator", "pimc_bot"]
