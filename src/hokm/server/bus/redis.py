@@ -23,6 +23,7 @@ from .base import Bus, Subscription
 
 log = logging.getLogger("hokm.server.bus")
 _END: dict[str, Any] = {"_end": True}
+MAX_CONNECTIONS = 128  # per node: commands in flight at once (the pub/sub reader holds one more)
 
 
 class _RedisSubscription(Subscription):
@@ -66,7 +67,12 @@ class RedisBus(Bus):
         import redis.asyncio as aioredis
 
         self.url, self.prefix, self._maxsize = url, prefix, maxsize
-        self.redis = client if client is not None else aioredis.from_url(url)
+        if client is None:
+            # Bursts (thousands of players joining) wait for a connection rather than fail: redis-py's
+            # plain pool refuses the 101st concurrent command with "Too many connections".
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=30)
+            client = aioredis.Redis(connection_pool=pool)
+        self.redis = client
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
         self._subs: dict[str, set[_RedisSubscription]] = defaultdict(set)
         self._confirm: dict[str, asyncio.Future[None]] = {}

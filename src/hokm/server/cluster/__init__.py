@@ -37,5 +37,11 @@ def attach_cluster(services: Any) -> None:
     storage = FencedStorage(cfg.db_url)
     bus = RedisBus(cfg.redis_url, prefix=cfg.redis_prefix)
     services.storage, services.bus = storage, bus
-    services.lobby = ClusterLobby(storage, bus, services.bots, cfg, node=node, redis=bus.redis)
+    # Leases get their own small pool: a renewal must never queue behind a burst of event publishes,
+    # or the node loses its tables while it is merely busy.
+    import redis.asyncio as aioredis
+
+    control = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+        cfg.redis_url, max_connections=16, timeout=30))
+    services.lobby = ClusterLobby(storage, bus, services.bots, cfg, node=node, redis=control)
     services.node = node

@@ -188,8 +188,8 @@ class ClusterLobby(Lobby):
         self.rpc = Rpc(bus, node, self._handle)
         self.draining = False
         self.takeovers = 0
-        # A request unanswered this long makes the asker look the owner up again (the lease may be
-        # gone); resending is safe: a repeated action is refused as stale, not applied twice.
+        # A request unanswered this long makes the asker check the owner's lease: still held, it
+        # keeps waiting for the same answer; gone, it sends the request to whoever owns the table now.
         self.call_timeout = min(2.0, max(0.5, config.lease_ttl / 2))
         self._table_locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._owners: dict[str, Lease] = {}  # last known owner of tables owned elsewhere
@@ -283,7 +283,10 @@ class ClusterLobby(Lobby):
                 await asyncio.sleep(0.02)
             else:
                 try:
-                    out = await self.rpc.call(lease.node, table_id, method, args, self.call_timeout)
+                    async def still_owner(lease: Lease = lease) -> bool:
+                        return await self.leases.owner(table_id) == lease
+
+                    out = await self.rpc.call(lease.node, table_id, method, args, self.call_timeout, still_owner)
                     return out["r"], out
                 except RemoteError as e:
                     if e.code != "not_owner":
@@ -451,3 +454,4 @@ class ClusterLobby(Lobby):
             t.cancel()
         await self.rpc.close()
         await super().close()
+        await self.leases.redis.aclose()

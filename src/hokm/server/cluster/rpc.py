@@ -56,18 +56,30 @@ class Rpc:
             if not fut.done():
                 fut.set_exception(RpcTimeout("this node is shutting down"))
 
-    async def call(self, node: str, table_id: str, method: str, args: list[Any], timeout: float) -> Any:
+    async def call(self, node: str, table_id: str, method: str, args: list[Any], timeout: float,
+                   still_owner: Callable[[], Awaitable[bool]] | None = None) -> Any:
+        """Send one request and wait for its answer.
+
+        Every ``timeout`` seconds without an answer, ``still_owner`` is asked whether ``node`` still
+        holds the table; while it does, the same request is waited for (a busy owner is slow, not
+        gone, and sending the request again could apply it twice). Otherwise :class:`RpcTimeout`.
+        """
         rid = next(self._ids)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
         try:
             await self.bus.publish(f"rpc:{node}", {"id": rid, "from": self.node, "table": table_id,
                                                    "method": method, "args": args})
-            return await asyncio.wait_for(fut, timeout)
-        except asyncio.TimeoutError:
-            raise RpcTimeout(f"node {node} did not answer {method} for table {table_id}") from None
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(fut), timeout)
+                except asyncio.TimeoutError:
+                    if still_owner is None or not await still_owner():
+                        raise RpcTimeout(f"node {node} did not answer {method} for table {table_id}") from None
         finally:
             self._waiting.pop(rid, None)
+            if not fut.done():
+                fut.cancel()
 
     async def _serve(self, sub: Subscription) -> None:
         async for req in sub:
