@@ -187,7 +187,7 @@ def ops_routes(services: Any, metrics: Metrics) -> list[Route]:
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, and any ``extra`` fields."""
 
-    _SKIP = frozenset(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime"}
+    _SKIP = frozenset(vars(logging.makeLogRecord({})).keys()) | {"message", "asctime", "color_message"}
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {"ts": round(record.created, 3), "level": record.levelname.lower(),
