@@ -17,47 +17,13 @@ import asyncio
 import json
 import logging
 from collections import defaultdict
-from typing import Any, AsyncIterator
+from typing import Any
 
 from .base import Bus, Subscription
+from .queued import QueuedSubscription
 
 log = logging.getLogger("hokm.server.bus")
-_END: dict[str, Any] = {"_end": True}
 MAX_CONNECTIONS = 128  # per node: commands in flight at once (the pub/sub reader holds one more)
-
-
-class _RedisSubscription(Subscription):
-    def __init__(self, bus: "RedisBus", channel: str, maxsize: int) -> None:
-        self._bus, self._channel, self._maxsize = bus, channel, maxsize
-        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize + 1)
-        self._overflowed = self._closed = False
-
-    def _put(self, message: dict[str, Any]) -> None:
-        if self._closed:
-            return
-        if self._queue.qsize() >= self._maxsize:
-            self._overflowed = self._closed = True
-            self._queue.put_nowait(_END)
-            self._bus._drop(self._channel, self)
-            return
-        self._queue.put_nowait(message)
-
-    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
-        while True:
-            msg = await self._queue.get()
-            if msg is _END:
-                return
-            yield msg
-
-    async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._bus._drop(self._channel, self)
-            self._queue.put_nowait(_END)
-
-    @property
-    def overflowed(self) -> bool:
-        return self._overflowed
 
 
 class RedisBus(Bus):
@@ -74,7 +40,7 @@ class RedisBus(Bus):
             client = aioredis.Redis(connection_pool=pool)
         self.redis = client
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
-        self._subs: dict[str, set[_RedisSubscription]] = defaultdict(set)
+        self._subs: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -88,7 +54,7 @@ class RedisBus(Bus):
         self.published += 1
 
     async def subscribe(self, channel: str) -> Subscription:
-        sub = _RedisSubscription(self, channel, self._maxsize)
+        sub = QueuedSubscription(self, channel, self._maxsize)
         async with self._lock:
             first = channel not in self._subs
             self._subs[channel].add(sub)
@@ -104,7 +70,7 @@ class RedisBus(Bus):
             await asyncio.wait_for(asyncio.shield(fut), 10)
         return sub
 
-    def _drop(self, channel: str, sub: _RedisSubscription) -> None:
+    def _drop(self, channel: str, sub: QueuedSubscription) -> None:
         subs = self._subs.get(channel)
         if subs is None:
             return

@@ -1,0 +1,57 @@
+"""A subscription fed through a bounded local queue: what every bus hands to its readers.
+
+Both buses fan a channel's messages out to local readers the same way; only where messages come
+from differs (a direct call in process, a Redis pub/sub reader task across nodes). A reader that
+falls more than ``maxsize`` messages behind is marked overflowed and its stream ends, so the
+WebSocket layer sends a fresh ``state`` rather than a stream with a hole in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, AsyncIterator, Protocol
+
+from .base import Subscription
+
+_END: dict[str, Any] = {"_end": True}
+
+
+class _Owner(Protocol):
+    def _drop(self, channel: str, sub: "QueuedSubscription") -> None: ...
+
+
+class QueuedSubscription(Subscription):
+    """Messages of one channel for one local reader, in publish order."""
+
+    def __init__(self, bus: _Owner, channel: str, maxsize: int) -> None:
+        self._bus, self._channel, self._maxsize = bus, channel, maxsize
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize + 1)
+        self._overflowed = self._closed = False
+
+    def _put(self, message: dict[str, Any]) -> None:
+        """Deliver one message (called by the bus, never blocks)."""
+        if self._closed:
+            return
+        if self._queue.qsize() >= self._maxsize:
+            self._overflowed = self._closed = True
+            self._queue.put_nowait(_END)
+            self._bus._drop(self._channel, self)
+            return
+        self._queue.put_nowait(message)
+
+    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
+        while True:
+            msg = await self._queue.get()
+            if msg is _END:
+                return
+            yield msg
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._bus._drop(self._channel, self)
+            self._queue.put_nowait(_END)
+
+    @property
+    def overflowed(self) -> bool:
+        return self._overflowed
