@@ -19,7 +19,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ..cards import CARDS, SUIT_MASKS, Card, Suit, card_of, cards_in, full_deck, mask_of
 from ..rules import TRICKS_TO_WIN, TWO_PLAYER_DISCARDS, TWO_PLAYER_DRAW_TURNS, Rules
