@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import random
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..cards import CARDS, SUIT_MASKS, Card, cards_in
 from ..engine.scoring import Outcome, hand_outcome
@@ -27,9 +27,8 @@ class PositionError(ValueError):
     """A position that cannot arise in a hand of Hokm (overlapping hands, wrong counts...)."""
 
 
-def trick_winner(cards: Iterable[int], leader: int, trump: int, players: int) -> int:
-    """The seat that wins a full trick led by ``leader`` (same rule as the engine)."""
-    cards = list(cards)
+def winning_index(cards: Sequence[int], trump: int) -> int:
+    """Index of the card winning a trick so far (complete or not): the same rule as the engine."""
     led = cards[0] // 13
     best, best_card = 0, cards[0]
     best_trump = led == trump
@@ -41,7 +40,12 @@ def trick_winner(cards: Iterable[int], leader: int, trump: int, players: int) ->
                 best, best_card, best_trump = i, c, True
         elif not best_trump and s == led and c > best_card:
             best, best_card = i, c
-    return (leader + best) % players
+    return best
+
+
+def trick_winner(cards: Iterable[int], leader: int, trump: int, players: int) -> int:
+    """The seat that wins a full trick led by ``leader`` (same rule as the engine)."""
+    return (leader + winning_index(list(cards), trump)) % players
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..cards import CARDS, SUIT_MASKS, Card
 from ..engine.scoring import hand_outcome
 from ..rules import Rules
+from .position import winning_index
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -80,21 +81,6 @@ def _highest(m: int) -> int:
     return m.bit_length() - 1
 
 
-def _winning(trick: list[int], trump: int) -> int:
-    """Index in ``trick`` of the card winning it so far."""
-    led = trick[0] // 13
-    best, best_card, best_trump = 0, trick[0], trick[0] // 13 == trump
-    for i in range(1, len(trick)):
-        c = trick[i]
-        s = c // 13
-        if s == trump:
-            if not best_trump or c > best_card:
-                best, best_card, best_trump = i, c, True
-        elif not best_trump and s == led and c > best_card:
-            best, best_card = i, c
-    return best
-
-
 def policy_card(n: int, trump: int, hands: list[int], leader: int, trick: list[int]) -> int:
     """A quick, reasonable card for the seat to move: win cheaply, else play low."""
     seat = (leader + len(trick)) % n
@@ -118,7 +104,7 @@ def policy_card(n: int, trump: int, hands: list[int], leader: int, trick: list[i
             return _highest(hand)
         return _lowest(hand)
     led = trick[0] // 13
-    w = _winning(trick, trump)
+    w = winning_index(trick, trump)
     wcard = trick[w]
     wseat = (leader + w) % n
     friend = n == 4 and wseat % 2 == seat % 2
@@ -163,7 +149,7 @@ def playout(pos: Position, first: int | None = None) -> tuple[int, int]:
         trick.append(c)
         if len(trick) < n:
             continue
-        winner = (leader + _winning(trick, trump)) % n
+        winner = (leader + winning_index(trick, trump)) % n
         side = winner % 2 if n == 4 else winner
         tricks[side] += 1
         played += 1
