@@ -173,3 +173,23 @@ def test_the_document_shows_the_schema_of_the_code() -> None:
     blocks = re.findall(r"```json schema\n(.*?)```", doc, re.S)
     assert blocks, "docs/bot-protocol.md must hold the view schema in a ```json schema block"
     assert json.loads(blocks[0]) == VIEW_SCHEMA
+
+
+def test_a_program_dead_before_hello_fails_at_its_first_decision(tmp_path: Path, monkeypatch) -> None:
+    """Whether the hello write fails depends on timing; the failure must still come from ``act``."""
+    real_send = ExternalBot._send
+
+    def refuse_hello(self, obj, seat=None):
+        if obj.get("type") == "hello":
+            raise self._fail("the program exited (code 3)", seat)
+        return real_send(self, obj, seat)
+
+    monkeypatch.setattr(ExternalBot, "_send", refuse_hello)
+    game = first_decision()
+    bot = ExternalBot(script(tmp_path, "sys.exit(3)\n"), timeout=0.3)  # construction does not raise
+    try:
+        with pytest.raises(BotFailure, match="before its first decision") as info:
+            bot.act(game.view(game.to_move))
+        assert info.value.seat == game.to_move
+    finally:
+        bot.close()

@@ -62,7 +62,13 @@ class ExternalBot(Bot):
         threading.Thread(target=self._pump_stdout, daemon=True).start()
         threading.Thread(target=self._pump_stderr, daemon=True).start()
         self._first = True
-        self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
+        # A program that dies at once fails the hello write or not, depending on timing; either
+        # way it is reported at its first decision, where drivers forfeit for the right seat.
+        self._dead: str | None = None
+        try:
+            self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
+        except BotFailure:
+            self._dead = f"the program exited (code {self.proc.poll()}) before its first decision"
 
     # ------------------------------------------------------------------ plumbing
     def _pump_stdout(self) -> None:
@@ -93,6 +99,8 @@ class ExternalBot(Bot):
     # ------------------------------------------------------------------ the protocol
     def act(self, view: SeatView) -> Action:
         seat = view.seat
+        if self._dead is not None:
+            raise self._fail(self._dead, seat)
         self._send({"type": "act", "seat": seat, "view": view.to_json(),
                     "legal": [a.to_json() for a in view.legal]}, seat)
         wait = self.timeout + (STARTUP_GRACE if self._first else 0.0)
