@@ -143,27 +143,6 @@ def unsqueeze_card(rc, alive):
     return 13 * s + low_bit(m)
 
 
-@njit("i8(i8[::1], i8, i8, i8)", cache=True)
-def trick_winner(trick, leader, trump, n):
-    """Seat winning a full trick (``trick[0..n-1]`` in play order from ``leader``)."""
-    led = trick[0] // 13
-    best = 0
-    best_card = trick[0]
-    best_trump = led == trump
-    for i in range(1, n):
-        c = trick[i]
-        s = c // 13
-        if s == trump:
-            if not best_trump or c > best_card:
-                best = i
-                best_card = c
-                best_trump = True
-        elif not best_trump and s == led and c > best_card:
-            best = i
-            best_card = c
-    return (leader + best) % n
-
-
 @njit("UniTuple(i8, 2)(i8[::1], i8, i8)", cache=True)
 def current_best(trick, ntrick, trump):
     """Index in the trick and card of the card winning the trick so far."""
@@ -183,6 +162,13 @@ def current_best(trick, ntrick, trump):
             best = i
             best_card = c
     return best, best_card
+
+
+@njit("i8(i8[::1], i8, i8, i8)", cache=True)
+def trick_winner(trick, leader, trump, n):
+    """Seat winning a full trick (``trick[0..n-1]`` in play order from ``leader``)."""
+    best, _ = current_best(trick, n, trump)
+    return (leader + best) % n
 
 
 # ----------------------------------------------------------------------------- moves
