@@ -17,6 +17,7 @@ keep/pass draws all sample the cards not yet seen and score each option on the s
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard
 from ..engine.view import SeatView
 from ..bots.base import Bot
 from .inference import Evidence
+from .play_model import PlayEvidence
 from .rollout import PolicyRolloutEvaluator, Position, RolloutEvaluator
 from .sampler import Knowledge, enumerate_deals, knowledge, sample_deal
 
@@ -65,6 +67,16 @@ class SearchConfig:
     #: trump, discards and draws: "search" (sampled deals) or "heuristic".
     root: str = "search"
     noise: float = 0.0           # easy levels: random jitter added to option values
+    #: card play: the heuristic bot's card is kept unless another card scores more than this
+    #: much better (in game value); negative: ties go to the cheapest card instead. Sampled
+    #: deals are few and double-dummy play is optimistic, so a small edge is often noise.
+    anchor: float = -1.0
+    #: card play: weight deals by how well the others' plays fit a model player
+    #: (:mod:`hokm.search.play_model`); the factor per play the model would not make, 0 = off.
+    play_miss: float = 0.0
+    #: with ``play_miss``: candidate deals drawn per deal searched; the searched deals are
+    #: resampled from them in proportion to their weights.
+    oversample: int = 4
 
 
 class DDEvaluator:
@@ -248,10 +260,46 @@ class PimcBot(Bot):
         ev = Evidence(view) if cfg.inference else None
         if ev is not None and not ev.active:
             ev = None
+        play = None
+        if cfg.play_miss > 0 and view.phase == "play":
+            play = PlayEvidence(view, miss=cfg.play_miss)
+            if not play.active:
+                play = None
         listed = enumerate_deals(kn, cfg.enumerate_limit)
         if listed is not None:
-            return [(d, ev.weight(d) if ev else 1.0) for d in listed]
+            return [(d, _weight(d, ev, play)) for d in listed]
+        if play is not None and cfg.oversample > 1:
+            return self._resampled(kn, ev, play, start)
         return _LazyDeals(kn, self.rng, ev, cfg, start, self.clock)
+
+    def _resampled(self, kn: Knowledge, ev: Evidence | None, play: "PlayEvidence",
+                   start: float) -> list[tuple[list[int], float]]:
+        """Draw ``oversample`` candidates per searched deal (within half the budget), then keep
+        ``max_deals`` of them drawn in proportion to their weights (systematic resampling)."""
+        cfg = self.config
+        want = cfg.max_deals * cfg.oversample
+        cands: list[list[int]] = []
+        logs: list[float] = []
+        for i in range(want):
+            if i >= cfg.min_deals * cfg.oversample and self.clock() - start > cfg.budget_s / 2:
+                break
+            d = sample_deal(kn, self.rng)
+            cands.append(d)
+            logs.append((ev.log_weight(d) if ev else 0.0) + play.log_weight(d))
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        total = sum(weights)
+        k = min(cfg.max_deals, len(cands))
+        step = total / k
+        u = self.rng.random() * step
+        out, acc, j = [], weights[0], 0
+        for _ in range(k):
+            while acc < u and j < len(cands) - 1:
+                j += 1
+                acc += weights[j]
+            out.append((cands[j], 1.0))
+            u += step
+        return out
 
     # ------------------------------------------------------------------ card play
     def _play(self, view: SeatView) -> Action:
@@ -269,6 +317,10 @@ class PimcBot(Bot):
         self.last_deals = count
         cards = [a.card for a in view.legal]  # type: ignore[union-attr]
         scores = {c: totals.get(c, float("-inf")) / max(weight_sum, 1e-300) for c in cards}
+        if self.config.anchor >= 0 and not self.config.noise:
+            rule_card = self._heuristic().act(view).card  # type: ignore[union-attr]
+            if scores[rule_card] >= max(scores.values()) - self.config.anchor - 1e-9:
+                return PLAYS[rule_card]
         return PLAYS[self._pick(scores, view.trump)]
 
     def _pick(self, scores: dict, trump: int | None, key=None):
@@ -374,6 +426,11 @@ class _TwoPlayerFill:
         hands = [0, 0]
         hands[me], hands[1 - me] = full, opp
         return hands
+
+
+def _weight(deal: list[int], ev: Evidence | None, play: "PlayEvidence | None") -> float:
+    lw = (ev.log_weight(deal) if ev else 0.0) + (play.log_weight(deal) if play else 0.0)
+    return math.exp(lw)
 
 
 class _LazyDeals:

@@ -1,0 +1,139 @@
+"""Inference from card play: a deal that explains the others' plays weighs more."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+import pytest
+
+from hokm.bots.heuristic import HeuristicBot
+from hokm.cards import mask_of
+from hokm.engine import Game, Phase, Rules
+from hokm.search.pimc import PimcBot, SearchConfig
+from hokm.search.play_model import PlayEvidence, _touching
+from hokm.search.sampler import knowledge, sample_deal
+
+from .test_pimc import Recorder
+
+
+def heuristic_mid_hand(players: int, seed: int, plays: int) -> Game:
+    """A hand played by the heuristic bot in every seat, stopped after ``plays`` cards."""
+    game = Game.new(Rules(players=players), seed=seed)
+    bot = HeuristicBot()
+    rng = random.Random(seed)
+    count = 0
+    while True:
+        if game.phase is Phase.DEAL:
+            game.deal(rng=rng)
+            continue
+        if game.phase is Phase.PLAY:
+            if count >= plays and len(game.legal_cards()) > 1:
+                return game
+            count += 1
+        game.apply(bot.act(game.view(game.to_move)))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_real_deal_explains_model_players_best(players: int) -> None:
+    """With heuristic players, the true deal misses no play, and random deals miss some.
+
+    (Two players: the opponent also knows his own face-down discards, which no sampled deal
+    places, so even the true deal can miss a play there; see the next test.)
+    """
+    worse = 0
+    for seed in range(6):
+        game = heuristic_mid_hand(players, seed, plays=6 * players)
+        view = game.view(game.to_move)
+        ev = PlayEvidence(view)
+        assert ev.active
+        truth = ev.log_weight(list(game.hands))
+        assert truth == 0.0
+        kn = knowledge(view)
+        rng = random.Random(seed)
+        samples = [ev.log_weight(sample_deal(kn, rng)) for _ in range(20)]
+        assert max(samples) <= truth
+        worse += sum(1 for s in samples if s < truth)
+    assert worse > 20  # most sampled deals contradict some play
+
+
+def test_two_players_the_real_deal_still_explains_more_than_most() -> None:
+    better = total = 0
+    for seed in range(6):
+        game = heuristic_mid_hand(2, seed, plays=12)
+        view = game.view(game.to_move)
+        ev = PlayEvidence(view)
+        truth = ev.log_weight(list(game.hands))
+        kn = knowledge(view)
+        rng = random.Random(seed)
+        for _ in range(20):
+            total += 1
+            better += truth >= ev.log_weight(sample_deal(kn, rng))
+    assert better > 0.8 * total
+
+
+def test_a_deal_is_never_ruled_out() -> None:
+    game = heuristic_mid_hand(4, 3, plays=30)
+    view = game.view(game.to_move)
+    ev = PlayEvidence(view, miss=0.1)
+    kn = knowledge(view)
+    rng = random.Random(0)
+    for _ in range(30):
+        lw = ev.log_weight(sample_deal(kn, rng))
+        assert lw <= 0.0
+        assert ev.weight(sample_deal(kn, rng)) > 0.0
+        # every penalty is a whole number of misses
+        k = lw / math.log(0.1)
+        assert abs(k - round(k)) < 1e-9
+
+
+def test_only_the_others_plays_are_read() -> None:
+    game = heuristic_mid_hand(4, 5, plays=20)
+    view = game.view(game.to_move)
+    ev = PlayEvidence(view)
+    assert ev.decisions and all(d.seat != view.seat for d in ev.decisions)
+    first = heuristic_mid_hand(4, 5, plays=0)
+    assert not PlayEvidence(first.view(first.to_move)).active
+
+
+def test_touching_cards_are_the_same_card() -> None:
+    # spades 0..12: holding 9 and 7 (ranks 7 and 5) with the 8 played, they touch
+    nine, eight, seven, two = 7, 6, 5, 0
+    assert _touching(nine, seven, hand=(1 << nine) | (1 << seven), played=1 << eight)
+    assert not _touching(nine, seven, hand=(1 << nine) | (1 << seven), played=0)  # the 8 is out
+    assert _touching(two, seven, hand=mask_of([0, 1, 2, 3, 4, 5]), played=0)
+    assert not _touching(seven, 13 + 5, hand=-1, played=0)  # another suit
+
+
+def test_the_search_bot_resamples_by_play_evidence() -> None:
+    game = heuristic_mid_hand(4, 7, plays=18)
+    view = game.view(game.to_move)
+    rec = Recorder()
+    cfg = SearchConfig(max_deals=8, min_deals=8, budget_s=10.0, enumerate_limit=0, evaluator="rollout",
+                       play_miss=0.25, oversample=6)
+    bot = PimcBot(cfg, seed=1, evaluator=rec)
+    action = bot.act(view)
+    assert action in view.legal
+    assert bot.last_deals == 8
+    ev = PlayEvidence(view)
+    kept = [ev.log_weight(list(p.hands)) for p, _ in rec.calls]
+    kn = knowledge(view)
+    rng = random.Random(2)
+    plain = [ev.log_weight(sample_deal(kn, rng)) for _ in range(200)]
+    assert sum(kept) / len(kept) > sum(plain) / len(plain)
+
+
+def test_anchor_keeps_the_heuristic_card_unless_search_clearly_beats_it() -> None:
+    game = heuristic_mid_hand(4, 9, plays=9)
+    view = game.view(game.to_move)
+    rule_card = HeuristicBot().act(view).card
+    other = next(a.card for a in view.legal if a.card != rule_card)
+    base = SearchConfig(max_deals=3, min_deals=3, budget_s=10.0, enumerate_limit=0, evaluator="rollout")
+    # the evaluator prefers another card by 2 points on every deal
+    loose = PimcBot(replace(base, anchor=5.0), seed=0, evaluator=Recorder(favourite=other))
+    assert loose.act(view).card == rule_card
+    strict = PimcBot(replace(base, anchor=0.5), seed=0, evaluator=Recorder(favourite=other))
+    assert strict.act(view).card == other
+    tied = PimcBot(replace(base, anchor=0.0), seed=0, evaluator=Recorder(favourite=None))
+    assert tied.act(view).card == rule_card
