@@ -113,3 +113,31 @@ def test_probes_and_metrics_of_one_process(tmp_path: Path) -> None:
         assert 'hokm_tables{status="playing"} 1.0' in text
         assert "hokm_connections 1.0" in text
         assert "hokm_http_request_seconds_count" in text and "process_resident_memory_bytes" in text
+
+
+def test_keyed_locks_serialise_one_key_and_forget_idle_keys() -> None:
+    from hokm.server.cluster.locks import KeyedLocks
+
+    locks = KeyedLocks()
+    order: list[str] = []
+
+    async def worker(key: str, name: str) -> None:
+        async with locks(key):
+            order.append(f"{name}+")
+            await asyncio.sleep(0.01)
+            order.append(f"{name}-")
+
+    async def main() -> None:
+        await asyncio.gather(worker("t1", "a"), worker("t1", "b"), worker("t2", "c"))
+        assert len(locks) == 0  # nothing held or awaited: every lock forgotten
+        with pytest.raises(RuntimeError):
+            async with locks("t3"):
+                assert len(locks) == 1
+                raise RuntimeError("boom")
+        assert len(locks) == 0
+
+    asyncio.run(main())
+    a, b = order.index("a+"), order.index("b+")
+    first, second = ("a", "b") if a < b else ("b", "a")
+    assert order.index(f"{first}-") < order.index(f"{second}+")  # same key: one at a time
+    assert order.index("c+") < order.index(f"{second}+")  # another key does not wait

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict
 from types import SimpleNamespace
 from typing import Any
 
@@ -27,6 +26,7 @@ from ..lobby import Lobby
 from ..table import TableActor, TableError
 from .fence import FencedError, FencedStorage
 from .lease import Lease, Leases
+from .locks import KeyedLocks
 from .queues import RedisQueues
 from .rpc import RemoteError, Rpc, RpcTimeout
 
@@ -191,7 +191,7 @@ class ClusterLobby(Lobby):
         # A request unanswered this long makes the asker check the owner's lease: still held, it
         # keeps waiting for the same answer; gone, it sends the request to whoever owns the table now.
         self.call_timeout = min(2.0, max(0.5, config.lease_ttl / 2))
-        self._table_locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._table_locks = KeyedLocks()
         self._owners: dict[str, Lease] = {}  # last known owner of tables owned elsewhere
         self._loops: list[asyncio.Task[None]] = []
 
@@ -207,7 +207,7 @@ class ClusterLobby(Lobby):
 
     async def _take(self, table_id: str) -> bool:
         """Try to own a table whose lease is free; False when it does not exist."""
-        async with self._table_locks[table_id]:
+        async with self._table_locks(table_id):
             if self.local(table_id) is not None:
                 return True
             row = await self.storage.get_table(table_id)
