@@ -90,7 +90,9 @@ lines = ["# Strength report", "",
          "The levels are defined in `src/hokm/search/levels.py`. `hard` and `expert` search sampled deals with",
          "the double-dummy solver once the hand is small enough for it (from 7-8 cards in hand with 4 players,",
          "8-9 with 3, the whole hand with 2) and play the first tricks, trump, discards and draws like",
-         "`heuristic`; `easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
+         "`heuristic`; they draw their deals in proportion to how well each explains the others' plays so far",
+         "(`hokm.search.play_model`) and keep `heuristic`'s card unless the search finds a strictly better one.",
+         "`easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
          ""]
 HEAD = ["| a | b | games | a won | a win rate | 95% interval | fair share | Elo a-b | ms/decision | p95 ms | forfeits |",
         "|---|---|---|---|---|---|---|---|---|---|---|"]
