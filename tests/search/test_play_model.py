@@ -137,3 +137,25 @@ def test_anchor_keeps_the_heuristic_card_unless_search_clearly_beats_it() -> Non
     assert strict.act(view).card == other
     tied = PimcBot(replace(base, anchor=0.0), seed=0, evaluator=Recorder(favourite=None))
     assert tied.act(view).card == rule_card
+
+
+def test_two_workers_give_the_one_worker_answer() -> None:
+    """Deals scored in a helper process add up to exactly what one process computes."""
+    game = heuristic_mid_hand(4, 11, plays=28)
+    view = game.view(game.to_move)
+    cfg = SearchConfig(max_deals=8, min_deals=8, budget_s=30.0, enumerate_limit=0, evaluator="dd",
+                       dd_cards=(13, 13, 13))
+    one = PimcBot(cfg, seed=5)
+    two = PimcBot(replace(cfg, workers=2), seed=5)
+    seen: list[dict] = []
+    for bot in (one, two):
+        original = bot._pick
+
+        def spy(scores, trump, key=None, _orig=original):
+            seen.append(dict(scores))
+            return _orig(scores, trump, key)
+
+        bot._pick = spy  # type: ignore[method-assign]
+        assert bot.act(view) in view.legal
+        assert bot.last_deals == 8
+    assert seen[0] == pytest.approx(seen[1])

@@ -166,3 +166,14 @@ def test_bad_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["play", "--name", "  "]) == 2
     assert "--name" in capsys.readouterr().err
+
+
+def test_search_bots_get_the_workers_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    from hokm.cli.main import main
+    from hokm.cli.play import _make_bots
+
+    bots = _make_bots("expert", 4, 1, workers=2)
+    assert {b.config.workers for b in bots.values()} == {2}  # type: ignore[attr-defined]
+    assert {getattr(b, "config", None) for b in _make_bots("heuristic", 4, 1, workers=2).values()} == {None}
+    assert main(["play", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err

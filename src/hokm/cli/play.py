@@ -10,6 +10,7 @@ Ctrl-C leaves at once (exit status 130); end of input leaves quietly (0).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -32,14 +33,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", metavar="FILE", default=None, help="save the game as a hokm/1 record to FILE")
     parser.add_argument("--delay", type=float, default=None,
                         help="seconds to pause after each bot card (default 0.6 at a terminal, else 0)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="processes the search levels score deals on (default: 2 on a machine with 2+ cores)")
 
 
-def _make_bots(level: str, players: int, seed: int | None) -> dict[int, Bot]:
-    """One bot per seat but the person's; raise ``ValueError`` for an unknown or unfair spec."""
+def _make_bots(level: str, players: int, seed: int | None, workers: int = 1) -> dict[int, Bot]:
+    """One bot per seat but the person's; raise ``ValueError`` for an unknown or unfair spec.
+
+    Search bots score their deals on ``workers`` processes: at a terminal nothing else runs,
+    so both cores of a laptop answer the person twice as fast.
+    """
+    from dataclasses import replace
+
+    from ..search.pimc import PimcBot
+
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
     bots = {s: make_bot(level, seed=None if seed is None else seed * 10 + s) for s in range(1, players)}
     if any(isinstance(b, OmniscientBot) for b in bots.values()):
         raise ValueError(f"{level!r} sees every card: it is a reference for tests, not an opponent")
+    for b in bots.values():
+        if isinstance(b, PimcBot) and b.config.workers == 1 and workers > 1:
+            b.config = replace(b.config, workers=workers)
     return bots
+
+
+def default_workers() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return min(2, max(1, cores))
 
 
 def save_record(game: Game, names: list[str], path: str, console: Console) -> bool:
@@ -71,8 +95,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.name.strip() or len(args.name) > 40:
         print("hokm play: --name must be 1 to 40 characters", file=sys.stderr)
         return 2
+    if args.workers is not None and args.workers < 1:
+        print(f"hokm play: --workers must be at least 1, not {args.workers}", file=sys.stderr)
+        return 2
     try:
-        bots = _make_bots(args.bots, args.players, args.seed)
+        bots = _make_bots(args.bots, args.players, args.seed,
+                          default_workers() if args.workers is None else args.workers)
     except ValueError as e:
         public = ", ".join(s.name for s in available_bots(public_only=True))
         print(f"hokm play: {e}\nBots you can play against: {public}", file=sys.stderr)

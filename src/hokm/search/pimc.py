@@ -77,6 +77,10 @@ class SearchConfig:
     #: with ``play_miss``: candidate deals drawn per deal searched; the searched deals are
     #: resampled from them in proportion to their weights.
     oversample: int = 4
+    #: card play: processes that score deals (this one plus ``workers - 1`` helpers,
+    #: :mod:`hokm.search.parallel`). Same answer, less wall-clock time; keep 1 where games
+    #: already run one per core (the arena, the server's bot pool).
+    workers: int = 1
 
 
 class DDEvaluator:
@@ -207,6 +211,7 @@ class PimcBot(Bot):
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.config = config or SearchConfig()
         self.rng = random.Random(seed)
+        self._seed = 0 if seed is None else seed
         self.name = name
         cfg = self.config
         self.evaluator = evaluator or make_evaluator(cfg.evaluator, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes)
@@ -308,12 +313,33 @@ class PimcBot(Bot):
         totals: dict[Card, float] = {}
         weight_sum = 0.0
         count = 0
-        for hands, w in self._deals(view, kn, start):
+        deals = self._deals(view, kn, start)
+        remote: list[tuple[list[int], float]] = []
+        future = None
+        if self.config.workers > 1:
+            deals = list(deals)
+            cut = len(deals) * (self.config.workers - 1) // self.config.workers
+            if cut >= 2:
+                from . import parallel
+
+                remote, deals = deals[:cut], deals[cut:]
+                future = parallel.submit(self.config, self._seed, view, [_position(view, h) for h, _ in remote])
+        for hands, w in deals:
+            if future is not None and count and self.clock() - start > self.config.budget_s:
+                break  # the helpers' share still counts; the lazy deals check the clock themselves
             values = self.evaluator.move_values(_position(view, hands))
             for c, v in values.items():
                 totals[c] = totals.get(c, 0.0) + w * game_value(view, v)
             weight_sum += w
             count += 1
+        if future is not None:
+            from .parallel import as_cards
+
+            for (_, w), values in zip(remote, future.result()):
+                for c, v in as_cards(values).items():
+                    totals[c] = totals.get(c, 0.0) + w * game_value(view, v)
+                weight_sum += w
+                count += 1
         self.last_deals = count
         cards = [a.card for a in view.legal]  # type: ignore[union-attr]
         scores = {c: totals.get(c, float("-inf")) / max(weight_sum, 1e-300) for c in cards}

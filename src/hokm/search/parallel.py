@@ -1,0 +1,84 @@
+"""Scoring sampled deals on more than one core.
+
+A card-play decision scores every legal card on each of its sampled deals, and the deals are
+independent, so a bot with ``workers > 1`` hands a share of them to helper processes and scores
+the rest itself while they run. The answer is the same as on one core (the same deals, the same
+evaluator, summed in the same order); only the wall-clock time changes.
+
+One pool of ``workers - 1`` processes is shared by every bot in the process (``hokm play`` seats
+several), created on first use and shut down at exit. Helpers are started with ``spawn``: the
+solver's compiled kernels load from Numba's cache in each, and no state of the parent's threads
+or locks is inherited. Each helper keeps one evaluator per search configuration, so the solver's
+transposition table stays warm between decisions, as it does in the parent.
+
+Positions and values cross the process boundary as plain data (masks, ints, dicts); nothing of
+the game state beyond the searching seat's own view and the sampled deals is ever sent.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from ..cards import CARDS, Card
+
+if TYPE_CHECKING:
+    from ..engine.view import SeatView
+    from .pimc import SearchConfig
+    from .rollout import Position
+
+_pool: ProcessPoolExecutor | None = None
+_pool_size = 0
+_evaluators: dict[Any, Any] = {}  # in a helper: (config, seed) -> evaluator
+
+
+def _shutdown() -> None:
+    global _pool, _pool_size
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool, _pool_size = None, 0
+
+
+atexit.register(_shutdown)
+
+
+def pool(workers: int) -> ProcessPoolExecutor:
+    """The shared pool with ``workers - 1`` helper processes (resized if asked for more)."""
+    global _pool, _pool_size
+    if workers < 2:
+        raise ValueError(f"a helper pool needs workers >= 2, not {workers}")
+    if _pool is None or _pool_size < workers - 1:
+        _shutdown()
+        _pool = ProcessPoolExecutor(max_workers=workers - 1, mp_context=multiprocessing.get_context("spawn"))
+        _pool_size = workers - 1
+    return _pool
+
+
+def _score(config: "SearchConfig", seed: int, view: "SeatView",
+           positions: list["Position"]) -> list[dict[int, float]]:
+    """In a helper: every legal card's value on each position, with card indices as keys."""
+    from .pimc import make_evaluator
+
+    key = (config, seed)
+    ev = _evaluators.get(key)
+    if ev is None:
+        ev = _evaluators[key] = make_evaluator(config.evaluator, config.dd_cards, config.fallback, seed,
+                                               config.dd_nodes)
+    prep = getattr(ev, "prepare", None)
+    if prep is not None:
+        prep(view)
+    return [{int(c): v for c, v in ev.move_values(p).items()} for p in positions]
+
+
+def submit(config: "SearchConfig", seed: int, view: "SeatView", positions: list["Position"]) -> Future:
+    """Score ``positions`` in a helper; the future's result is :func:`as_cards`-ready."""
+    return pool(config.workers).submit(_score, config, seed, view, positions)
+
+
+def as_cards(values: dict[int, float]) -> dict[Card, float]:
+    return {CARDS[c]: v for c, v in values.items()}
+
+
+__all__ = ["pool", "submit", "as_cards"]
