@@ -163,3 +163,63 @@ def test_search_beats_random() -> None:
                 game.apply(bots[game.to_move].act(game.view(game.to_move)))
         wins += game.winner == 0
     assert wins >= 5
+
+
+def trump_view(players: int = 4, seed: int = 5):
+    game = Game.new(Rules(players=players), seed=seed)
+    if game.phase is Phase.DEAL:
+        game.deal(rng=random.Random(seed))
+    assert game.phase is Phase.TRUMP
+    return game.view(game.to_move)
+
+
+class SuitLover(Recorder):
+    """Scores a hand +1 when ``suit`` is trump, -1 otherwise; counts the hands it scores."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.suit = suit
+        self.hands = 0
+
+    def hand_value(self, pos: Position) -> float:
+        self.hands += 1
+        return 1.0 if pos.trump == self.suit else -1.0
+
+
+def test_trump_is_searched_every_suit_on_the_same_deals() -> None:
+    view = trump_view()
+    lover = SuitLover(suit=3)
+    cfg = replace(FAST, root="heuristic", trump="search", root_deals=5, min_deals=5)
+    bot = PimcBot(cfg, seed=0, evaluator=lover)
+    assert bot.act(view).suit == 3
+    assert bot.last_deals == 5 and lover.hands == 4 * 5
+
+
+def test_trump_setting_overrides_root_either_way() -> None:
+    from hokm.bots.heuristic import choose_trump
+
+    view = trump_view()
+    rule = choose_trump(view.hand)
+    other = (rule + 1) % 4
+    searched = PimcBot(replace(FAST, root="heuristic", trump="search"), seed=0, evaluator=SuitLover(other))
+    assert searched.act(view).suit == other
+    lover = SuitLover(other)
+    ruled = PimcBot(replace(FAST, root="search", trump="heuristic"), seed=0, evaluator=lover)
+    assert ruled.act(view).suit == rule and lover.hands == 0
+
+
+def test_trump_budget_covers_the_scoring() -> None:
+    """Scoring, not sampling, is what takes time: the budget must stop it."""
+    view = trump_view(seed=6)
+    now = [0.0]
+
+    class SlowLover(SuitLover):
+        def hand_value(self, pos: Position) -> float:
+            now[0] += 1.0  # each scored hand takes a second; drawing deals takes no time
+            return super().hand_value(pos)
+
+    lover = SlowLover(0)
+    cfg = replace(FAST, trump="search", root_deals=50, min_deals=2, budget_s=0.5)
+    bot = PimcBot(cfg, seed=0, evaluator=lover, clock=lambda: now[0])
+    bot.act(view)
+    assert bot.last_deals == 2 and lover.hands == 8

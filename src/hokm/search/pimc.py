@@ -66,6 +66,8 @@ class SearchConfig:
     early: str = "search"
     #: trump, discards and draws: "search" (sampled deals) or "heuristic".
     root: str = "search"
+    #: the trump choice alone, overriding ``root`` for it: "search", "heuristic", or "" (as ``root``).
+    trump: str = ""
     noise: float = 0.0           # easy levels: random jitter added to option values
     #: card play: the heuristic bot's card is kept unless another card scores more than this
     #: much better (in game value); negative: ties go to the cheapest card instead. Sampled
@@ -247,6 +249,8 @@ class PimcBot(Bot):
 
     def _delegate(self, view: SeatView) -> bool:
         cfg = self.config
+        if view.phase == "trump":
+            return (cfg.trump or cfg.root) == "heuristic"
         if view.phase != "play":
             return cfg.root == "heuristic"
         return cfg.early == "heuristic" and len(view.hand) > cfg.dd_cards[view.players - 2]
@@ -362,22 +366,19 @@ class PimcBot(Bot):
         cfg = self.config
         start = self.clock()
         totals = [0.0] * 4
-        if view.players == 2:
-            fill = _TwoPlayerFill(view, self.rng)
-            deals = [fill.deal(mask_of(view.hand)) for _ in range(cfg.root_deals)]
-        else:
-            kn = knowledge(view, complete=True)
-            deals = []
-            for i in range(cfg.root_deals):
-                deals.append(sample_deal(kn, self.rng))
-                if i + 1 >= cfg.min_deals and self.clock() - start > cfg.budget_s:
-                    break
-        for hands in deals:
+        fill = _TwoPlayerFill(view, self.rng) if view.players == 2 else None
+        kn = None if fill else knowledge(view, complete=True)
+        done = 0
+        # Every suit is scored on the same deals, so their differences are not sampling noise;
+        # the clock is read after each deal, so the budget covers the scoring too.
+        while done < cfg.root_deals and not (done >= cfg.min_deals and self.clock() - start > cfg.budget_s):
+            hands = fill.deal(mask_of(view.hand)) if fill else sample_deal(kn, self.rng)
             for suit in range(4):
                 pos = Position(view.rules, suit, hands[:], view.hakem, [], [0] * view.players, view.hakem)
                 totals[suit] += game_value(view, self.root_evaluator.hand_value(pos))
-        self.last_deals = len(deals)
-        scores = {TRUMPS[s]: totals[s] / len(deals) for s in range(4)}
+            done += 1
+        self.last_deals = done
+        scores = {TRUMPS[s]: totals[s] / done for s in range(4)}
         # Ties: the suit with most cards in hand, then the higher cards.
         hand = mask_of(view.hand)
         return self._pick(scores, None, key=lambda a: (-(hand & SUIT_MASKS[a.suit]).bit_count(),
