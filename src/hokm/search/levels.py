@@ -17,7 +17,8 @@ needs seconds per deal, and searching over rollouts measured weaker than the heu
 own play, so ``hard`` and ``expert`` play those first tricks with the heuristic (``early``).
 From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's too:
 the sampled-deal versions (``root="search"``, kept for ``easy`` and for tuning with
-``pimc:LEVEL,root=search``) measured weaker than its rules in 2-player games. The solver
+``pimc:LEVEL,root=search``, or ``trump=search`` for the trump alone) measured weaker than its
+rules in 2-player games and no better with 4 players (``docs/arena.md``). The solver
 searches at most ``10 * dd_nodes`` nodes per deal; a deal it cannot finish is rolled out.
 
 *Play-read* (``hard``, ``expert``): the deals searched are drawn from three to four times as many
