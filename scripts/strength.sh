@@ -2,18 +2,24 @@
 # Produce docs/strength.md: every level against heuristic, random, the next level and oracle,
 # for 4, 3 and 2 players, with win rates, 95% intervals, Elo differences and time per decision.
 #
-#   scripts/strength.sh                 # the report's game counts (MAIN=16 SIDE=4)
-#   MAIN=1000 SIDE=100 scripts/strength.sh   # the issue's full-size run (days of CPU on 2 cores)
+#   scripts/strength.sh                      # a quick report (16 games per main pairing, 4 per other)
+#   MAIN4=1000 ORACLE4=300 MAIN=300 LADDER=60 SIDE=16 scripts/strength.sh   # the published report
 #
-# MAIN games for expert and oracle against heuristic (same seed, so the same deals), SIDE games
-# for every other pairing. JOBS worker processes (default 2). Seeds start at SEED, which no
-# tuning run used. Raw arena JSON goes to OUT (default build/strength).
+# Game counts: MAIN for expert against heuristic, ORACLE for oracle against heuristic (on the same
+# seed, so its deals are the first ORACLE of expert's), LADDER for each level against the one below,
+# SIDE for every other pairing; MAIN4/MAIN3/MAIN2 and ORACLE4/ORACLE3/ORACLE2 set one player count.
+# The runs go most important first: expert and oracle against heuristic for 4, 3 and 2 players, then
+# the ladders, then the rest. JOBS worker processes (default 2). Seeds start at SEED, which no tuning
+# run used. Raw arena JSON goes to OUT (default build/strength); a run whose JSON is there already is
+# not played again (FRESH=1 replays everything).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAIN=${MAIN:-16}
+ORACLE=${ORACLE:-$MAIN}
 SIDE=${SIDE:-4}
+LADDER=${LADDER:-$SIDE}
 JOBS=${JOBS:-2}
-SEED=${SEED:-20261121}
+SEED=${SEED:-20261201}
 OUT=${OUT:-build/strength}
 HOKM=${HOKM:-hokm}
 mkdir -p "$OUT"
@@ -32,8 +38,18 @@ run() {  # run NAME PLAYERS A B GAMES SEED
 
 for p in 4 3 2; do
   s=$((SEED + p * 100))
-  run "p$p-expert-heuristic" $p expert heuristic "$MAIN" $s
-  run "p$p-oracle-heuristic" $p oracle heuristic "$MAIN" $s
+  main_var=MAIN$p oracle_var=ORACLE$p
+  run "p$p-expert-heuristic" $p expert heuristic "${!main_var:-$MAIN}" $s
+  run "p$p-oracle-heuristic" $p oracle heuristic "${!oracle_var:-$ORACLE}" $s
+done
+for p in 4 3 2; do
+  s=$((SEED + p * 100))
+  run "p$p-medium-easy" $p medium easy "$LADDER" $((s + 4))
+  run "p$p-hard-medium" $p hard medium "$LADDER" $((s + 5))
+  run "p$p-expert-hard" $p expert hard "$LADDER" $((s + 6))
+done
+for p in 4 3 2; do
+  s=$((SEED + p * 100))
   for level in easy medium hard; do
     run "p$p-$level-heuristic" $p $level heuristic "$SIDE" $((s + 1))
   done
@@ -41,9 +57,6 @@ for p in 4 3 2; do
     run "p$p-$level-random" $p $level random "$SIDE" $((s + 2))
     run "p$p-$level-oracle" $p $level oracle "$SIDE" $((s + 3))
   done
-  run "p$p-medium-easy" $p medium easy "$SIDE" $((s + 4))
-  run "p$p-hard-medium" $p hard medium "$SIDE" $((s + 5))
-  run "p$p-expert-hard" $p expert hard "$SIDE" $((s + 6))
 done
 
 python3 - "$OUT" <<'EOF'
@@ -109,9 +122,11 @@ for p in (4, 3, 2):
     fair = e["fair_share"]
     edge = (o["a_win_rate"] - fair)
     capture = "n/a (oracle shows no edge)" if edge <= 0 else f"{(e['a_win_rate'] - fair) / edge:.2f}"
+    same = (f"over {e['games']} games each" if e["games"] == o["games"] else
+            f"expert over {e['games']} games, oracle over the first {o['games']} of the same deals")
     lines += [f"Oracle's edge captured by expert on the same deals: (p_expert - {fair:.3g}) / (p_oracle - {fair:.3g})"
               f" = ({e['a_win_rate']:.3f} - {fair:.3g}) / ({o['a_win_rate']:.3f} - {fair:.3g}) = **{capture}**"
-              f" over {e['games']} games each.", ""]
+              f" ({same}).", ""]
 
 
 def verdict(ok, bad):
