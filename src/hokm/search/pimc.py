@@ -61,6 +61,9 @@ class SearchConfig:
     dd_cards: tuple[int, int, int] = (13, 9, 8)
     root_evaluator: str = "rollout"
     inference: bool = True       # weight deals by the soft evidence
+    #: the Hâkem's trump as evidence: "choice" (likelihood of naming it as the longest suit of
+    #: five, :func:`hokm.search.inference.trump_choice_probability`) or "count" (a factor per trump)
+    trump_evidence: str = "choice"
     #: card play with more cards in hand than ``dd_cards`` allows: "search" rolls sampled deals
     #: out; "heuristic" asks the heuristic bot (the same rules of thumb the rollouts lack).
     early: str = "search"
@@ -266,7 +269,7 @@ class PimcBot(Bot):
     def _deals(self, view: SeatView, kn: Knowledge, start: float) -> Sequence[tuple[list[int], float]]:
         """Deals with weights: all of them when few exist, else sampled within the budget."""
         cfg = self.config
-        ev = Evidence(view) if cfg.inference else None
+        ev = Evidence(view, trump_model=cfg.trump_evidence) if cfg.inference else None
         if ev is not None and not ev.active:
             ev = None
         play = None
