@@ -159,3 +159,35 @@ def test_two_workers_give_the_one_worker_answer() -> None:
         assert bot.act(view) in view.legal
         assert bot.last_deals == 8
     assert seen[0] == pytest.approx(seen[1])
+
+
+def test_all_touching_agrees_with_pairwise_touching() -> None:
+    from hokm.search.play_model import _all_touching, _cards
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        legal = sum(1 << c for c in rng.sample(range(52), rng.randint(1, 5)))
+        if rng.random() < 0.5:  # often a single suit, where the answer is interesting
+            suit = rng.randrange(4)
+            legal = sum(1 << (13 * suit + r) for r in rng.sample(range(13), rng.randint(1, 4)))
+        played = sum(1 << c for c in rng.sample(range(52), rng.randint(0, 20))) & ~legal
+        cards = _cards(legal)
+        expected = all(_touching(cards[0], c, legal, played) for c in cards[1:])
+        assert _all_touching(legal, played) == expected
+
+
+def test_a_floor_stops_reading_only_deals_already_below_it() -> None:
+    game = heuristic_mid_hand(4, 3, plays=24)
+    view = game.view(game.to_move)
+    ev = PlayEvidence(view, miss=0.25)
+    kn = knowledge(view)
+    rng = random.Random(3)
+    for _ in range(200):
+        deal = sample_deal(kn, rng)
+        full = ev.log_weight(deal)
+        for floor in (-1.0, -3.0, -6.0):
+            cut = ev.log_weight(deal, floor=floor)
+            if full >= floor:
+                assert cut == full  # nothing above the floor is cut short
+            else:
+                assert full <= cut < floor  # an upper bound, still below the floor

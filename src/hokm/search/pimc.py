@@ -33,6 +33,11 @@ from .rollout import PolicyRolloutEvaluator, Position, RolloutEvaluator
 from .sampler import Knowledge, enumerate_deals, knowledge, sample_deal
 
 
+#: Play-read resampling: candidates whose log weight falls this far below the best one so far
+#: are not read further (e^-7 is under a thousandth of the best weight).
+PRUNE_LOG = 7.0
+
+
 class Evaluator(Protocol):
     """Scores open-hand positions in signed points for the side of the seat to move."""
 
@@ -292,12 +297,18 @@ class PimcBot(Bot):
         want = cfg.max_deals * cfg.oversample
         cands: list[list[int]] = []
         logs: list[float] = []
+        best = -math.inf
         for i in range(want):
             if i >= cfg.min_deals * cfg.oversample and self.clock() - start > cfg.budget_s / 2:
                 break
             d = sample_deal(kn, self.rng)
+            base = ev.log_weight(d) if ev else 0.0
+            # A candidate far below the best so far would almost never be resampled: stop
+            # reading its plays early (PRUNE_LOG is about a thousandth of the best weight).
+            lw = base + play.log_weight(d, floor=best - PRUNE_LOG - base)
+            best = max(best, lw)
             cands.append(d)
-            logs.append((ev.log_weight(d) if ev else 0.0) + play.log_weight(d))
+            logs.append(lw)
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
         total = sum(weights)

@@ -98,7 +98,10 @@ class PlayEvidence:
     def active(self) -> bool:
         return bool(self.decisions)
 
-    def log_weight(self, hands: list[int]) -> float:
+    def log_weight(self, hands: list[int], floor: float = -math.inf) -> float:
+        """Log weight of a deal; once it falls below ``floor`` the rest of the plays are skipped
+        (the deal is already too unlikely to matter next to one at ``floor`` or above, and the
+        value returned is still an upper bound of its log weight, below ``floor``)."""
         lw = 0.0
         n, trump, deck = self.n, self.trump, self.deck
         for d in self.decisions:
@@ -118,6 +121,8 @@ class PlayEvidence:
             guess = choose_play(view, m)  # type: ignore[arg-type]
             if guess != d.card and not _touching(guess, d.card, hand, d.played):
                 lw += self.miss_log
+                if lw < floor:
+                    return lw
         return lw
 
     def weight(self, hands: list[int]) -> float:
@@ -143,10 +148,14 @@ def _touching(a: int, b: int, hand: int, played: int) -> bool:
 
 
 def _all_touching(legal: int, played: int) -> bool:
-    """Whether every legal card is equivalent to every other (one suit, no gap held elsewhere)."""
-    cards = _cards(legal)
-    first = cards[0]
-    return all(_touching(first, c, legal, played) for c in cards[1:])
+    """Whether every legal card is equivalent to every other: one suit, and every card between
+    the lowest and the highest of them is legal too or already played (no gap held elsewhere)."""
+    lo = (legal & -legal).bit_length() - 1
+    if legal & ~SUIT_MASKS[lo // 13]:
+        return False
+    hi = legal.bit_length() - 1
+    between = ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)
+    return between & ~(legal | played) == 0
 
 
 __all__ = ["PlayEvidence", "MISS"]
