@@ -9,7 +9,7 @@ level     card play                                       deals/move  budget/dec
 easy      search, rollouts, noisy choices                 4           0.05 s
 medium    search, rollouts                                12          0.15 s
 hard      double-dummy from 7 cards in hand, play-read    10 of 30    0.35 s
-expert    double-dummy from 8 cards in hand, play-read    24 of 96    0.75 s
+expert    double-dummy from 8 cards in hand, play-read    64 of 256   0.75 s
 ========  ==============================================  ==========  ===============
 
 (3 players: from 8 and 9 cards; 2 players: the whole hand.) Before that point the solver
@@ -48,7 +48,7 @@ LEVELS: dict[str, SearchConfig] = {
     "hard": SearchConfig(max_deals=10, min_deals=4, budget_s=0.35, enumerate_limit=24, root_deals=16,
                          evaluator="dd", dd_cards=(13, 8, 7), dd_nodes=60_000, early="heuristic",
                          root="heuristic", anchor=0.0, play_miss=0.25, oversample=3),
-    "expert": SearchConfig(max_deals=24, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
+    "expert": SearchConfig(max_deals=64, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
                            evaluator="dd", dd_cards=(13, 9, 8), dd_nodes=60_000, early="heuristic",
                            root="heuristic", anchor=0.0, play_miss=0.25, oversample=4),
 }
