@@ -26,6 +26,9 @@ candidates in proportion to how well each explains the others' plays so far
 (:mod:`hokm.search.play_model`), and the heuristic bot's card is kept unless the search finds a
 strictly better one (``anchor``). Both measured clearly better than plain sampling, above all
 with two players, where most cards tie on "who wins the hand" and the tie-break decides.
+More candidates and more searched deals kept helping with four and two players (``expert``'s
+64 of 256 over 24 of 96, and 64 of 512 more still; not with three players), at a time per
+decision that stays far under the budget (``docs/arena.md``).
 
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.
