@@ -3,7 +3,7 @@
 # for 4, 3 and 2 players, with win rates, 95% intervals, Elo differences and time per decision.
 #
 #   scripts/strength.sh                      # a quick report (16 games per main pairing, 4 per other)
-#   MAIN4=1000 ORACLE4=300 MAIN=300 LADDER=60 SIDE=16 scripts/strength.sh   # the published report
+#   MAIN4=500 ORACLE4=300 MAIN=200 LADDER=40 SIDE=8 scripts/strength.sh   # the published report
 #
 # Game counts: MAIN for expert against heuristic, ORACLE for oracle against heuristic (on the same
 # seed, so its deals are the first ORACLE of expert's), LADDER for each level against the one below,
@@ -104,7 +104,9 @@ lines = ["# Strength report", "",
          "the double-dummy solver once the hand is small enough for it (from 7-8 cards in hand with 4 players,",
          "8-9 with 3, the whole hand with 2) and play the first tricks, trump, discards and draws like",
          "`heuristic`; they draw their deals in proportion to how well each explains the others' plays so far",
-         "(`hokm.search.play_model`) and keep `heuristic`'s card unless the search finds a strictly better one.",
+         "(`hokm.search.play_model`) and how likely the Hâkem was to name this trump from his first five cards",
+         "(`hokm.search.inference`), and keep `heuristic`'s card unless the search finds a strictly better one.",
+         "`expert` searches up to 64 deals drawn from 256 candidates per decision, `hard` up to 10 of 30.",
          "`easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
          ""]
 HEAD = ["| a | b | games | a won | a win rate | 95% interval | fair share | Elo a-b | ms/decision | p95 ms | forfeits |",
