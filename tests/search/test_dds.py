@@ -185,3 +185,25 @@ def test_node_limit_stops_a_search_and_leaves_the_table_sound():
     assert dds.last_nodes() >= 1
     dds.clear_table()
     assert dds.move_values(pos) == warm
+
+
+@pytest.mark.parametrize("players, left", [(4, 3), (2, 4), (2, 5)])
+def test_move_margins_match_brute_force(players: int, left: int) -> None:
+    """A card's trick margin is what exhaustive minimax says of the position after it."""
+    rng = random.Random(77 + players + left)
+    for _ in range(30):
+        pos = random_ending(Rules(players=players), rng, left)
+        values, margins = dds.move_margins(pos)
+        assert values == dds.move_values(pos)
+        side = pos.rules.side_of(pos.to_move)
+        for card, v in values.items():
+            after = pos.play(int(card))
+            st = after.side_tricks
+            if st[side] >= 7 or st[1 - side] >= 7:
+                expect = st[side] - st[1 - side]
+            elif v > 0:
+                expect = 7 - max(k for k in range(st[1 - side], 7) if brute_reaches(after, 1 - side, k))
+            else:
+                expect = max(k for k in range(st[side], 7) if brute_reaches(after, side, k)) - 7
+            assert margins[card] == expect, pos.describe()
+            assert (margins[card] > 0) == (v > 0)

@@ -783,11 +783,31 @@ def value3(hands, trick, ntrick, leader, trump, t, m, pts, tt):
     return -1, False, -1
 
 
-@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8[::1], i8, i8, i8, i8[:, ::1], i8[::1])", cache=True)
-def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, hk_points, tt, out):
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
+def most_tricks2(hands, trick, ntrick, leader, trump, n, side, have, played, tt):
+    """Two sides: the most tricks ``side`` (holding ``have`` after ``played`` tricks) can make
+    sure of before the hand ends at seven, found by halving the range of targets."""
+    lo = have  # always reachable
+    hi = np.int64(7)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ge2(hands, trick, ntrick, leader, trump, n, side, mid - have, mid + 6 - played, tt):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8[::1], i8, i8, i8, i8[:, ::1], i8[::1], b1, i8[::1])", cache=True)
+def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, hk_points, tt, out,
+                       want_margins, margins):
     """Value (for the mover's side) of every legal card, written to ``out[card]``.
 
-    Equivalent cards share one search. Returns the number of legal cards.
+    With ``want_margins`` (two and four players) ``margins[card]`` gets the trick margin the
+    card leads to under perfect play: 7 minus the most tricks the losing side can still make
+    when the mover's side wins, that count minus 7 when it loses. It separates cards of equal
+    value (a safer win, a closer loss). Equivalent cards share one search. Returns the number of
+    legal cards.
     """
     mover = (leader + ntrick) % n
     moves = np.empty(26, dtype=np.int64)
@@ -829,6 +849,16 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
             pa = kot_points if a == hakem_side else hk_points
             pb = kot_points if (1 - a) == hakem_side else hk_points
             v, _k = value2(hands, trick, nt, ld, trump, n, ta, tb, a, pa, pb, tt)
+            if want_margins:
+                played = np.int64(0)
+                for k in range(n):
+                    played += t[k]
+                if ta >= 7 or tb >= 7:
+                    margins[c] = ta - tb  # the card ends the hand
+                elif v > 0:
+                    margins[c] = 7 - most_tricks2(hands, trick, nt, ld, trump, n, 1 - a, tb, played, tt)
+                else:
+                    margins[c] = most_tricks2(hands, trick, nt, ld, trump, n, a, ta, played, tt) - 7
         out[c] = v
     # equivalent cards: every legal card below a representative in its run takes its value
     legal = h[mover]
@@ -844,6 +874,7 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
     total = 0
     for s in range(4):
         run_value = np.int64(0)
+        run_margin = np.int64(0)
         in_run = False
         for r in range(12, -1, -1):
             c = 13 * s + r
@@ -851,8 +882,10 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
                 if (legal >> c) & 1:
                     if in_run:
                         out[c] = run_value
+                        margins[c] = run_margin
                     else:
                         run_value = out[c]
+                        run_margin = margins[c]
                         in_run = True
                     total += 1
                 else:

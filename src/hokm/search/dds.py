@@ -120,16 +120,33 @@ def move_values(pos: DDPosition, *, node_limit: int | None = None) -> dict[Card,
     :class:`SearchLimitExceeded` when ``node_limit`` is given and the search needs more nodes
     (callers with a time budget fall back to something cheaper then).
     """
+    values, _ = _move_values(pos, node_limit, False)
+    return values
+
+
+def move_margins(pos: DDPosition, *, node_limit: int | None = None) -> tuple[dict[Card, int], dict[Card, int]]:
+    """:func:`move_values` and, per legal card, the trick margin it leads to (two and four players).
+
+    The margin is 7 minus the most tricks the losing side can still make when the mover's side
+    wins, and that count minus 7 when it loses: a tie-break between cards of equal value that
+    prefers the safer win and the closer loss. With three players the margins are all 0.
+    """
+    return _move_values(pos, node_limit, pos.rules.players != 3)
+
+
+def _move_values(pos: DDPosition, node_limit: int | None, want_margins: bool):
     _check(pos)
     hands, trick, st = _unpack(pos)
     out = np.zeros(52, dtype=np.int64)
+    margins = np.zeros(52, dtype=np.int64)
     r = pos.rules
     tt = _start(node_limit)
     K.move_values_kernel(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, st, pos.hakem,
-                         r.kot_points, r.hakem_koti_points, tt, out)
+                         r.kot_points, r.hakem_koti_points, tt, out, want_margins, margins)
     _finish(tt)
     legal = pos.legal_mask()
-    return {CARDS[c]: int(out[c]) for c in range(52) if (legal >> c) & 1}
+    cards = [c for c in range(52) if (legal >> c) & 1]
+    return ({CARDS[c]: int(out[c]) for c in cards}, {CARDS[c]: int(margins[c]) for c in cards})
 
 
 def solve(pos: DDPosition, *, node_limit: int | None = None) -> HandValue:
