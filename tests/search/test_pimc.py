@@ -102,6 +102,29 @@ def test_ties_go_to_the_cheaper_card() -> None:
     assert card == min(pool, key=lambda c: c % 13)
 
 
+class MarginRecorder(Recorder):
+    """Every card has the same value; one card has the best trick margin."""
+
+    def __init__(self, best: Card) -> None:
+        super().__init__(None)
+        self.best = best
+
+    def move_margins(self, pos: Position) -> tuple[dict, dict]:
+        values = self.move_values(pos)
+        return values, {c: (2.0 if c == self.best else -1.0) for c in values}
+
+
+@pytest.mark.parametrize("margins", [True, False])
+def test_trick_margins_break_ties_between_equal_values(margins: bool) -> None:
+    game = mid_hand(seed=4)
+    view = game.view(game.to_move)
+    legal = [a.card for a in view.legal]
+    plain = PimcBot(FAST, seed=1, evaluator=Recorder(favourite=None)).act(view).card
+    best = next(c for c in legal if c != plain)
+    bot = PimcBot(replace(FAST, margins=margins), seed=1, evaluator=MarginRecorder(best))
+    assert bot.act(view).card == (best if margins else plain)
+
+
 def test_budget_stops_sampling_but_not_below_the_minimum() -> None:
     game = mid_hand(seed=2)
     view = game.view(game.to_move)

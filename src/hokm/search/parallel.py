@@ -57,8 +57,9 @@ def pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _score(config: "SearchConfig", seed: int, view: "SeatView",
-           positions: list["Position"]) -> list[dict[int, float]]:
-    """In a helper: every legal card's value on each position, with card indices as keys."""
+           positions: list["Position"]) -> list[tuple[dict[int, float], dict[int, float]]]:
+    """In a helper: every legal card's value (and, with ``config.margins``, its trick margin)
+    on each position, with card indices as keys."""
     from .pimc import make_evaluator
 
     key = (config, seed)
@@ -69,7 +70,14 @@ def _score(config: "SearchConfig", seed: int, view: "SeatView",
     prep = getattr(ev, "prepare", None)
     if prep is not None:
         prep(view)
-    return [{int(c): v for c, v in ev.move_values(p).items()} for p in positions]
+    out = []
+    for p in positions:
+        if config.margins and hasattr(ev, "move_margins"):
+            values, margins = ev.move_margins(p)
+        else:
+            values, margins = ev.move_values(p), {}
+        out.append(({int(c): v for c, v in values.items()}, {int(c): m for c, m in margins.items()}))
+    return out
 
 
 def submit(config: "SearchConfig", seed: int, view: "SeatView", positions: list["Position"]) -> Future:

@@ -28,6 +28,7 @@ from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard
 from ..engine.view import SeatView
 from ..bots.base import Bot
 from .inference import Evidence
+from .lookahead import LookaheadEvaluator
 from .play_model import PlayEvidence
 from .rollout import PolicyRolloutEvaluator, Position, RolloutEvaluator
 from .sampler import Knowledge, enumerate_deals, knowledge, sample_deal
@@ -58,7 +59,9 @@ class SearchConfig:
     enumerate_limit: int = 48    # list every deal when at most this many exist
     root_deals: int = 24         # deals per option for trump, discard and draw decisions
     evaluator: str = "dd"        # "dd" (double-dummy), "heuristic" or "rollout": see make_evaluator
-    fallback: str = "rollout"    # with "dd": the scorer of positions too big for the solver
+    #: with "dd": the scorer of positions too big for the solver ("rollout", "heuristic", or
+    #: "lookahead": heuristic play to the solver's reach, then the solver, :mod:`.lookahead`)
+    fallback: str = "rollout"
     #: with "dd": bigger positions still try the solver, stopped after this many nodes (0: never)
     dd_nodes: int = 0
     #: with "dd": the solver scores positions where the mover holds at most this many cards
@@ -91,6 +94,13 @@ class SearchConfig:
     #: :mod:`hokm.search.parallel`). Same answer, less wall-clock time; keep 1 where games
     #: already run one per core (the arena, the server's bot pool).
     workers: int = 1
+    #: card play before the solver's reach (more than ``dd_cards`` in hand): deals scored at
+    #: most (0: ``max_deals``), as each costs a rollout per card there.
+    early_deals: int = 0
+    #: card play, two and four players: among the cards of best expected value, prefer the one
+    #: with the best mean trick margin (:func:`hokm.search.dds.move_margins`: a safer win, a
+    #: closer loss) before the heuristic bot's card and the cheapest card.
+    margins: bool = False
 
 
 class DDEvaluator:
@@ -113,8 +123,16 @@ class DDEvaluator:
     def move_values(self, pos: Position, node_limit: int | None = None) -> dict[Card, float]:
         return self._dds.move_values(self._dd(pos), node_limit=node_limit)
 
+    def move_margins(self, pos: Position, node_limit: int | None = None):
+        """Values and trick margins of every legal card (:func:`hokm.search.dds.move_margins`)."""
+        return self._dds.move_margins(self._dd(pos), node_limit=node_limit)
+
     def hand_value(self, pos: Position, node_limit: int | None = None) -> float:
-        return float(self._dds.solve(self._dd(pos), node_limit=node_limit).value)
+        return float(self.result(pos, node_limit).value)
+
+    def result(self, pos: Position, node_limit: int | None = None):
+        """The solver's :class:`~hokm.search.dds.HandValue` (winner, points, kot) of ``pos``."""
+        return self._dds.solve(self._dd(pos), node_limit=node_limit)
 
 
 class HybridEvaluator:
@@ -130,7 +148,7 @@ class HybridEvaluator:
     def _small(self, pos: Position) -> bool:
         return pos.hands[pos.to_move].bit_count() <= self.limits[pos.n - 2]
 
-    def _run(self, pos: Position, method: str):
+    def _run(self, pos: Position, method: str, fallback: Callable | None = None):
         if self._small(pos) and not self.node_limit:
             self.exact += 1
             return getattr(self.dd, method)(pos)
@@ -144,7 +162,7 @@ class HybridEvaluator:
                 return value
             except self.dd.limit_error:
                 pass
-        return getattr(self.fallback, method)(pos)
+        return (fallback or getattr(self.fallback, method))(pos)
 
     def prepare(self, view: SeatView) -> None:
         for ev in (self.dd, self.fallback):
@@ -155,6 +173,14 @@ class HybridEvaluator:
     def move_values(self, pos: Position) -> dict[Card, float]:
         return self._run(pos, "move_values")
 
+    def move_margins(self, pos: Position) -> tuple[dict[Card, float], dict[Card, float]]:
+        """Values and trick margins; positions the solver does not finish get margins of 0."""
+        def scored_otherwise(p: Position):
+            values = self.fallback.move_values(p)
+            return values, dict.fromkeys(values, 0.0)
+
+        return self._run(pos, "move_margins", scored_otherwise)
+
     def hand_value(self, pos: Position) -> float:
         return self._run(pos, "hand_value")
 
@@ -162,20 +188,28 @@ class HybridEvaluator:
 def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13), fallback: str = "rollout",
                    seed: int | None = None, dd_nodes: int = 0) -> Evaluator:
     """The evaluator named ``kind``: ``"rollout"`` (quick policy), ``"heuristic"`` (the heuristic
-    bot plays every seat out) or ``"dd"`` (the solver up to ``dd_cards``, ``fallback`` above;
-    the fallback alone when the solver is missing)."""
+    bot plays every seat out), ``"lookahead"`` (the heuristic bot's play up to ``dd_cards``, then
+    the solver) or ``"dd"`` (the solver up to ``dd_cards``, ``fallback`` above; the fallback
+    alone when the solver is missing)."""
     if kind == "rollout":
         return RolloutEvaluator()
     if kind == "heuristic":
         return PolicyRolloutEvaluator(seed)
+    if kind == "lookahead":
+        try:
+            dd = DDEvaluator()
+        except ImportError:
+            return PolicyRolloutEvaluator(seed)
+        limit = 10 * dd_nodes if dd_nodes else None
+        return LookaheadEvaluator(lambda pos: dd.result(pos, limit), dd.limit_error, dd_cards)
     if kind == "dd":
-        other = make_evaluator(fallback, seed=seed)
+        other = make_evaluator(fallback, dd_cards, seed=seed, dd_nodes=dd_nodes)
         try:
             dd = DDEvaluator()
         except ImportError:
             return other
         return HybridEvaluator(dd, other, dd_cards, dd_nodes)
-    raise ValueError(f"unknown evaluator {kind!r} (expected 'dd' or 'rollout')")
+    raise ValueError(f"unknown evaluator {kind!r} (expected 'dd', 'rollout', 'heuristic' or 'lookahead')")
 
 
 def game_value(view: SeatView, points: float) -> float:
@@ -274,6 +308,8 @@ class PimcBot(Bot):
     def _deals(self, view: SeatView, kn: Knowledge, start: float) -> Sequence[tuple[list[int], float]]:
         """Deals with weights: all of them when few exist, else sampled within the budget."""
         cfg = self.config
+        if cfg.early_deals and len(view.hand) > cfg.dd_cards[view.players - 2]:
+            cfg = replace(cfg, max_deals=cfg.early_deals)
         ev = Evidence(view, trump_model=cfg.trump_evidence) if cfg.inference else None
         if ev is not None and not ev.active:
             ev = None
@@ -286,14 +322,13 @@ class PimcBot(Bot):
         if listed is not None:
             return [(d, _weight(d, ev, play)) for d in listed]
         if play is not None and cfg.oversample > 1:
-            return self._resampled(kn, ev, play, start)
+            return self._resampled(kn, ev, play, start, cfg)
         return _LazyDeals(kn, self.rng, ev, cfg, start, self.clock)
 
     def _resampled(self, kn: Knowledge, ev: Evidence | None, play: "PlayEvidence",
-                   start: float) -> list[tuple[list[int], float]]:
+                   start: float, cfg: SearchConfig) -> list[tuple[list[int], float]]:
         """Draw ``oversample`` candidates per searched deal (within half the budget), then keep
         ``max_deals`` of them drawn in proportion to their weights (systematic resampling)."""
-        cfg = self.config
         want = cfg.max_deals * cfg.oversample
         cands: list[list[int]] = []
         logs: list[float] = []
@@ -326,44 +361,61 @@ class PimcBot(Bot):
 
     # ------------------------------------------------------------------ card play
     def _play(self, view: SeatView) -> Action:
+        cfg = self.config
         start = self.clock()
         kn = knowledge(view)
         totals: dict[Card, float] = {}
+        margins: dict[Card, float] = {}
         weight_sum = 0.0
         count = 0
         deals = self._deals(view, kn, start)
         remote: list[tuple[list[int], float]] = []
         future = None
-        if self.config.workers > 1:
+        with_margins = cfg.margins and view.players != 3 and hasattr(self.evaluator, "move_margins")
+        if cfg.workers > 1:
             deals = list(deals)
-            cut = len(deals) * (self.config.workers - 1) // self.config.workers
+            cut = len(deals) * (cfg.workers - 1) // cfg.workers
             if cut >= 2:
                 from . import parallel
 
                 remote, deals = deals[:cut], deals[cut:]
-                future = parallel.submit(self.config, self._seed, view, [_position(view, h) for h, _ in remote])
-        for hands, w in deals:
-            if future is not None and count and self.clock() - start > self.config.budget_s:
-                break  # the helpers' share still counts; the lazy deals check the clock themselves
-            values = self.evaluator.move_values(_position(view, hands))
+                future = parallel.submit(cfg, self._seed, view, [_position(view, h) for h, _ in remote])
+
+        def add(values: dict[Card, float], margin: dict[Card, float], w: float) -> None:
             for c, v in values.items():
                 totals[c] = totals.get(c, 0.0) + w * game_value(view, v)
+            for c, m in margin.items():
+                margins[c] = margins.get(c, 0.0) + w * m
+
+        for hands, w in deals:
+            if future is not None and count and self.clock() - start > cfg.budget_s:
+                break  # the helpers' share still counts; the lazy deals check the clock themselves
+            pos = _position(view, hands)
+            if with_margins:
+                add(*self.evaluator.move_margins(pos), w)  # type: ignore[attr-defined]
+            else:
+                add(self.evaluator.move_values(pos), {}, w)
             weight_sum += w
             count += 1
         if future is not None:
             from .parallel import as_cards
 
-            for (_, w), values in zip(remote, future.result()):
-                for c, v in as_cards(values).items():
-                    totals[c] = totals.get(c, 0.0) + w * game_value(view, v)
+            for (_, w), (values, margin) in zip(remote, future.result()):
+                add(as_cards(values), as_cards(margin) if with_margins else {}, w)
                 weight_sum += w
                 count += 1
         self.last_deals = count
         cards = [a.card for a in view.legal]  # type: ignore[union-attr]
         scores = {c: totals.get(c, float("-inf")) / max(weight_sum, 1e-300) for c in cards}
-        if self.config.anchor >= 0 and not self.config.noise:
+        if with_margins and not cfg.noise:
+            best = max(scores.values())
+            tied = {c: margins.get(c, 0.0) for c in cards if scores[c] >= best - 1e-9}
+            top = max(tied.values())
+            # Equal expected value: the safer win or the closer loss, then as below.
+            scores = {c: (scores[c] if tied.get(c, -math.inf) >= top - 1e-9 else -math.inf) for c in cards}
+        if cfg.anchor >= 0 and not cfg.noise:
             rule_card = self._heuristic().act(view).card  # type: ignore[union-attr]
-            if scores[rule_card] >= max(scores.values()) - self.config.anchor - 1e-9:
+            if scores[rule_card] >= max(scores.values()) - cfg.anchor - 1e-9:
                 return PLAYS[rule_card]
         return PLAYS[self._pick(scores, view.trump)]
 

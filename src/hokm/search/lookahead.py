@@ -1,0 +1,155 @@
+"""Scoring the first tricks: the heuristic player's play to the solver's reach, then the solver.
+
+Early in a hand the double-dummy solver needs far too long per deal, and scoring a card by
+solving from there measured no better than the heuristic bot's own card. Rolling the whole hand
+out with the heuristic bot is cheap but blind at the end, where perfect play matters most. This
+evaluator joins the two: after the candidate card, every seat plays like the heuristic bot
+(from its own knowledge in the sampled deal: its hand, the public play, the voids shown) until
+the hand is small enough for the solver, which scores the rest exactly. Searching over it is a
+one-step improvement of "play like heuristic, then like the solver", which is how the search
+levels play once the first tricks are over.
+
+The rollouts read a seat's knowledge the way :mod:`hokm.search.play_model` replays the others'
+past plays: a :class:`~hokm.bots.memory.Memory` built from the sampled hands and the public
+play, never from the searching seat's hidden information beyond the deal being scored.
+"""
+
+from __future__ import annotations
+
+from ..bots.heuristic import choose_play
+from ..bots.memory import Memory
+from ..cards import SUIT_MASKS, Card, full_deck, mask_of
+from ..engine.actions import PLAYS
+from ..engine.scoring import hand_outcome
+from ..engine.view import SeatView
+from .position import winning_index
+from .rollout import Position, _cards
+
+
+class _RolloutView:
+    """The few view fields :func:`hokm.bots.heuristic.choose_play` reads."""
+
+    __slots__ = ("seat", "players", "legal", "trick", "hand", "phase")
+
+    def __init__(self, seat: int, players: int, legal: tuple, trick: tuple) -> None:
+        self.seat, self.players, self.legal, self.trick = seat, players, legal, trick
+        self.hand = ()
+        self.phase = "play"
+
+
+class LookaheadEvaluator:
+    """Heuristic play for every seat until the solver's reach, then the solver's exact value.
+
+    ``solve(pos)`` returns the solver's :class:`~hokm.search.dds.HandValue` of a position small
+    enough for it and may raise ``limit_error``, in which case the rollout plays on to the end of
+    the hand. ``limits`` is the solver's reach by player count (cards in the mover's hand,
+    index ``players - 2``), as in :class:`hokm.search.pimc.HybridEvaluator`.
+    """
+
+    name = "lookahead"
+
+    def __init__(self, solve, limit_error: type[Exception], limits: tuple[int, int, int]) -> None:
+        self.solve, self.limit_error, self.limits = solve, limit_error, limits
+        self._played = 0
+        self._voids: list[int] = []
+        self._deck = 0
+        self._own_discards = 0
+        self._seat: int | None = None
+
+    def prepare(self, view: SeatView) -> None:
+        """Take the public history (cards played, voids shown) from the searching seat's view."""
+        n = view.players
+        played, voids = 0, [0] * n
+        for t in view.completed:
+            led = t.cards[0] // 13
+            for i, c in enumerate(t.cards):
+                played |= 1 << c
+                if c // 13 != led:
+                    voids[(t.leader + i) % n] |= 1 << led
+        if view.trick:
+            led = view.trick[0][1] // 13
+            for s, c in view.trick:
+                played |= 1 << c
+                if c // 13 != led:
+                    voids[s] |= 1 << led
+        self._played, self._voids = played, voids
+        self._deck = mask_of(full_deck(view.rules.removed_cards))
+        self._own_discards = mask_of(view.discards)
+        self._seat = view.seat
+
+    # ------------------------------------------------------------------ evaluator protocol
+    def move_values(self, pos: Position) -> dict[Card, float]:
+        me = pos.to_move
+        out: dict[Card, float] = {}
+        for c in pos.legal():
+            out[c] = self._rollout(pos, me, int(c))
+        return out
+
+    def hand_value(self, pos: Position) -> float:
+        return self._rollout(pos, pos.to_move, None)
+
+    # ------------------------------------------------------------------ the rollout
+    def _rollout(self, pos: Position, me: int, first: int | None) -> float:
+        rules = pos.rules
+        n, trump = pos.n, pos.trump
+        hands = list(pos.hands)
+        trick = [int(c) for c in pos.trick]
+        leader = pos.leader
+        seat_tricks = list(pos.seat_tricks)
+        played = self._played
+        voids = self._voids[:] if len(self._voids) == n else [0] * n
+        reach = self.limits[n - 2]
+        side_of = (lambda s: s % 2) if n == 4 else (lambda s: s)
+        my_side = side_of(me)
+        hakem_side = side_of(pos.hakem)
+        while True:
+            seat = (leader + len(trick)) % n
+            if first is None and hands[seat].bit_count() <= reach:
+                tail = Position(rules, trump, hands, leader, trick, seat_tricks, pos.hakem)
+                try:
+                    result = self.solve(tail)
+                except self.limit_error:
+                    pass
+                else:
+                    if result.winner is None:  # three players: the mover loses, to one of two
+                        return 0.0 if seat != me else float(result.value)
+                    return float(result.points if result.winner == my_side else -result.points)
+            hand = hands[seat]
+            if first is not None:
+                c, first = first, None
+            else:
+                legal = hand
+                if trick:
+                    follow = hand & SUIT_MASKS[trick[0] // 13]
+                    if follow:
+                        legal = follow
+                if legal & (legal - 1) == 0:
+                    c = legal.bit_length() - 1
+                else:
+                    unseen = self._deck & ~hand & ~played
+                    if seat == self._seat:
+                        unseen &= ~self._own_discards
+                    m = Memory(n, seat, trump, hand, played, unseen, voids)
+                    view = _RolloutView(seat, n, tuple(PLAYS[x] for x in _cards(legal)),
+                                        tuple(((leader + j) % n, trick[j]) for j in range(len(trick))))
+                    c = choose_play(view, m)  # type: ignore[arg-type]
+            hands[seat] = hand & ~(1 << c)
+            played |= 1 << c
+            if trick and c // 13 != trick[0] // 13:
+                voids[seat] |= 1 << (trick[0] // 13)
+            trick.append(c)
+            if len(trick) < n:
+                continue
+            winner = (leader + winning_index(trick, trump)) % n
+            seat_tricks[winner] += 1
+            trick = []
+            leader = winner
+            side_tricks = [0] * rules.sides
+            for s, k in enumerate(seat_tricks):
+                side_tricks[side_of(s)] += k
+            out = hand_outcome(rules, side_tricks, hakem_side, sum(seat_tricks))
+            if out is not None:
+                return float(out.points if out.winner == my_side else -out.points)
+
+
+__all__ = ["LookaheadEvaluator"]
