@@ -58,21 +58,8 @@ class LookaheadEvaluator:
 
     def prepare(self, view: SeatView) -> None:
         """Take the public history (cards played, voids shown) from the searching seat's view."""
-        n = view.players
-        played, voids = 0, [0] * n
-        for t in view.completed:
-            led = t.cards[0] // 13
-            for i, c in enumerate(t.cards):
-                played |= 1 << c
-                if c // 13 != led:
-                    voids[(t.leader + i) % n] |= 1 << led
-        if view.trick:
-            led = view.trick[0][1] // 13
-            for s, c in view.trick:
-                played |= 1 << c
-                if c // 13 != led:
-                    voids[s] |= 1 << led
-        self._played, self._voids = played, voids
+        m = Memory.from_view(view)
+        self._played, self._voids = m.played, m.voids
         self._deck = mask_of(full_deck(view.rules.removed_cards))
         self._own_discards = mask_of(view.discards)
         self._seat = view.seat
