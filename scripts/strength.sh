@@ -12,6 +12,12 @@
 # the ladders, then the rest. JOBS worker processes (default 2). Seeds start at SEED, which no tuning
 # run used. Raw arena JSON goes to OUT (default build/strength); a run whose JSON is there already is
 # not played again (FRESH=1 replays everything).
+#
+# PLAYERS (default "4 3 2") limits the runs to some player counts, for a change that only affects
+# them: only their sections of docs/strength.md and their lines among the targets are rewritten,
+# the rest of the file is kept as it stands.
+#
+#   PLAYERS=2 MAIN2=1000 ORACLE2=200 LADDER=40 SIDE=8 scripts/strength.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAIN=${MAIN:-16}
@@ -36,19 +42,20 @@ run() {  # run NAME PLAYERS A B GAMES SEED
   mv "$OUT/$name.json.tmp" "$OUT/$name.json"
 }
 
-for p in 4 3 2; do
+PLAYERS=${PLAYERS:-4 3 2}
+for p in $PLAYERS; do
   s=$((SEED + p * 100))
   main_var=MAIN$p oracle_var=ORACLE$p
   run "p$p-expert-heuristic" $p expert heuristic "${!main_var:-$MAIN}" $s
   run "p$p-oracle-heuristic" $p oracle heuristic "${!oracle_var:-$ORACLE}" $s
 done
-for p in 4 3 2; do
+for p in $PLAYERS; do
   s=$((SEED + p * 100))
   run "p$p-medium-easy" $p medium easy "$LADDER" $((s + 4))
   run "p$p-hard-medium" $p hard medium "$LADDER" $((s + 5))
   run "p$p-expert-hard" $p expert hard "$LADDER" $((s + 6))
 done
-for p in 4 3 2; do
+for p in $PLAYERS; do
   s=$((SEED + p * 100))
   for level in easy medium hard; do
     run "p$p-$level-heuristic" $p $level heuristic "$SIDE" $((s + 1))
@@ -59,13 +66,16 @@ for p in 4 3 2; do
   done
 done
 
-python3 - "$OUT" <<'EOF'
-"""Render docs/strength.md from the arena JSON files."""
+python3 - "$OUT" "$PLAYERS" <<'EOF'
+"""Render docs/strength.md from the arena JSON files (only the sections of PLAYERS, the second
+argument; the others are kept from the file as it stands)."""
 import json
 import sys
 from pathlib import Path
 
 out = Path(sys.argv[1])
+PLAYERS = [int(x) for x in sys.argv[2].split()]
+DOC = Path("docs") / "strength.md"
 commands = dict(line.split("\t", 1) for line in (out / "commands.txt").read_text().splitlines())
 
 
@@ -106,12 +116,35 @@ lines = ["# Strength report", "",
          "`heuristic`; they draw their deals in proportion to how well each explains the others' plays so far",
          "(`hokm.search.play_model`) and how likely the Hâkem was to name this trump from his first five cards",
          "(`hokm.search.inference`), and keep `heuristic`'s card unless the search finds a strictly better one.",
-         "`expert` searches up to 64 deals drawn from 256 candidates per decision, `hard` up to 10 of 30.",
+         "`expert` searches up to 64 deals drawn from 256 candidates per decision, `hard` up to 10 of 30;",
+         "with two players `expert` also breaks ties between cards of equal value by the trick margin under",
+         "perfect play (a safer win, a closer loss).",
          "`easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
          ""]
 HEAD = ["| a | b | games | a won | a win rate | 95% interval | fair share | Elo a-b | ms/decision | p95 ms | forfeits |",
         "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+def kept_sections():
+    """The sections of the current file by heading (``## 4 players``...), for counts not re-run."""
+    parts, name = {}, None
+    if set(PLAYERS) != {2, 3, 4} and DOC.exists():
+        for line in DOC.read_text().splitlines():
+            if line.startswith("## "):
+                name = line[3:]
+                parts[name] = []
+            if name is not None:
+                parts[name].append(line)
+    return parts
+
+
+KEPT = kept_sections()
 for p in (4, 3, 2):
+    if p not in PLAYERS:
+        section = KEPT.get(f"{p} players")
+        if section is None:
+            sys.exit(f"docs/strength.md has no '{p} players' section to keep: run every player count")
+        lines += section
+        continue
     lines += [f"## {p} players", ""]
     groups = [("Against heuristic", [f"p{p}-{l}-heuristic" for l in ("easy", "medium", "hard", "expert", "oracle")]),
               ("Against random", [f"p{p}-{l}-random" for l in ("easy", "medium", "hard", "expert")]),
@@ -138,26 +171,50 @@ def verdict(ok, bad):
 lines += ["## Targets of issue 3", "",
           "A target is *met* when the measured rate reaches it over the required game count, *not met* when",
           "the 95% interval lies below it, and *not established* otherwise (too few games to tell).", ""]
-e4 = load("p4-expert-heuristic")
-lo, hi = e4["a_win_ci95"]
-lines.append(f"- expert wins >= 80% of 4-player games against heuristic over >= 1,000 duplicate games: "
-             f"{pct(e4['a_win_rate'])} over {e4['games']} games (95%: {pct(lo)} .. {pct(hi)}): "
-             + verdict(e4["games"] >= 1000 and e4["a_win_rate"] >= 0.8, hi < 0.8))
-o4 = load("p4-oracle-heuristic")
-if o4["a_win_rate"] > 0.5:
-    cap = (e4["a_win_rate"] - 0.5) / (o4["a_win_rate"] - 0.5)
-    lines.append(f"- expert captures >= 60% of the oracle's edge (4 players, same deals): {cap:.2f}: "
-                 + verdict(e4["games"] >= 1000 and cap >= 0.6, e4["a_win_ci95"][1] < 0.5 + 0.6 * (o4["a_win_rate"] - 0.5)))
+old_targets = KEPT.get("Targets of issue 3", [])
+
+
+def kept(prefixes):
+    """Target lines of a player count that was not re-run, as the current file states them."""
+    return [line for line in old_targets if line.startswith(tuple(prefixes))]
+
+
+if 4 in PLAYERS:
+    e4 = load("p4-expert-heuristic")
+    lo, hi = e4["a_win_ci95"]
+    lines.append(f"- expert wins >= 80% of 4-player games against heuristic over >= 1,000 duplicate games: "
+                 f"{pct(e4['a_win_rate'])} over {e4['games']} games (95%: {pct(lo)} .. {pct(hi)}): "
+                 + verdict(e4["games"] >= 1000 and e4["a_win_rate"] >= 0.8, hi < 0.8))
+    o4 = load("p4-oracle-heuristic")
+    if o4["a_win_rate"] > 0.5:
+        cap = (e4["a_win_rate"] - 0.5) / (o4["a_win_rate"] - 0.5)
+        lines.append(f"- expert captures >= 60% of the oracle's edge (4 players, same deals): {cap:.2f}: "
+                     + verdict(e4["games"] >= 1000 and cap >= 0.6,
+                               e4["a_win_ci95"][1] < 0.5 + 0.6 * (o4["a_win_rate"] - 0.5)))
+else:
+    lines += kept(["- expert wins >= 80% of 4-player", "- expert captures"])
 for p in (3, 2):
+    if p not in PLAYERS:
+        lines += kept([f"- expert wins >= 75% of {p}-player"])
+        continue
     d = load(f"p{p}-expert-heuristic")
     lo, hi = d["a_win_ci95"]
     lines.append(f"- expert wins >= 75% of {p}-player games against heuristic: {pct(d['a_win_rate'])} over "
                  f"{d['games']} games (95%: {pct(lo)} .. {pct(hi)}): " + verdict(lo >= 0.75, hi < 0.75))
-p95 = max(load(f"p{p}-expert-{b}")["p95_seconds_per_decision"]["a"] for p in (4, 3, 2)
-          for b in ("heuristic", "random", "oracle"))
+p95s = [load(f"p{p}-expert-{b}")["p95_seconds_per_decision"]["a"] for p in PLAYERS
+        for b in ("heuristic", "random", "oracle")]
+for p in (4, 3, 2):  # the p95 column of expert's rows in the sections kept
+    if p not in PLAYERS:
+        p95s += [float(cells[10]) / 1000 for cells in (line.split("|") for line in KEPT[f"{p} players"])
+                 if len(cells) > 10 and cells[1].strip() == "expert"
+                 and cells[2].strip() in ("heuristic", "random", "oracle")]
+p95 = max(p95s)
 lines.append(f"- expert p95 decision time <= 1 s on one core: worst p95 over its runs above {p95 * 1000:.0f} ms: "
              + verdict(p95 <= 1.0, p95 > 1.0))
 for p in (4, 3, 2):
+    if p not in PLAYERS:
+        lines += kept([f"- {p} players, "])
+        continue
     for hi_l, lo_l in (("medium", "easy"), ("hard", "medium"), ("expert", "hard")):
         d = load(f"p{p}-{hi_l}-{lo_l}")
         lo, hi = d["a_win_ci95"]
@@ -165,6 +222,6 @@ for p in (4, 3, 2):
                      f"(95%: {pct(lo)} .. {pct(hi)}, fair share {pct(d['fair_share'])}): "
                      + verdict(lo > d["fair_share"], hi < d["fair_share"]))
 lines.append("")
-(Path("docs") / "strength.md").write_text("\n".join(lines))
+DOC.write_text("\n".join(lines))
 print("wrote docs/strength.md")
 EOF

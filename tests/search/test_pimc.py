@@ -114,15 +114,16 @@ class MarginRecorder(Recorder):
         return values, {c: (2.0 if c == self.best else -1.0) for c in values}
 
 
-@pytest.mark.parametrize("margins", [True, False])
-def test_trick_margins_break_ties_between_equal_values(margins: bool) -> None:
-    game = mid_hand(seed=4)
+@pytest.mark.parametrize("margins, used", [(True, True), (False, False), ((4,), True), ((2,), False),
+                                           (4, True), (2, False)])
+def test_trick_margins_break_ties_between_equal_values(margins, used: bool) -> None:
+    game = mid_hand(seed=4)  # four players
     view = game.view(game.to_move)
     legal = [a.card for a in view.legal]
     plain = PimcBot(FAST, seed=1, evaluator=Recorder(favourite=None)).act(view).card
     best = next(c for c in legal if c != plain)
     bot = PimcBot(replace(FAST, margins=margins), seed=1, evaluator=MarginRecorder(best))
-    assert bot.act(view).card == (best if margins else plain)
+    assert bot.act(view).card == (best if used else plain)
 
 
 def test_budget_stops_sampling_but_not_below_the_minimum() -> None:

@@ -30,6 +30,10 @@ More candidates and more searched deals kept helping with four and two players (
 64 of 256 over 24 of 96, and 64 of 512 more still; not with three players), at a time per
 decision that stays far under the budget (``docs/arena.md``).
 
+With two players ``expert`` also separates cards of equal expected value by their trick margin
+under perfect play (``margins``: a safer win, a closer loss), which measured better on every set
+of two-player deals tried; with four players it changed nothing measurable (``docs/arena.md``).
+
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.
 Without the double-dummy solver, the levels that use it fall back to rollouts.
@@ -53,7 +57,7 @@ LEVELS: dict[str, SearchConfig] = {
                          root="heuristic", anchor=0.0, play_miss=0.25, oversample=3),
     "expert": SearchConfig(max_deals=64, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
                            evaluator="dd", dd_cards=(13, 9, 8), dd_nodes=60_000, early="heuristic",
-                           root="heuristic", anchor=0.0, play_miss=0.25, oversample=4),
+                           root="heuristic", anchor=0.0, play_miss=0.25, oversample=4, margins=(2,)),
 }
 
 _DESCRIPTIONS = {

@@ -60,7 +60,7 @@ def _score(config: "SearchConfig", seed: int, view: "SeatView",
            positions: list["Position"]) -> list[tuple[dict[int, float], dict[int, float]]]:
     """In a helper: every legal card's value (and, with ``config.margins``, its trick margin)
     on each position, with card indices as keys."""
-    from .pimc import make_evaluator
+    from .pimc import _margins_for, make_evaluator
 
     key = (config, seed)
     ev = _evaluators.get(key)
@@ -72,7 +72,7 @@ def _score(config: "SearchConfig", seed: int, view: "SeatView",
         prep(view)
     out = []
     for p in positions:
-        if config.margins and hasattr(ev, "move_margins"):
+        if _margins_for(config, view.players) and hasattr(ev, "move_margins"):
             values, margins = ev.move_margins(p)
         else:
             values, margins = ev.move_values(p), {}

@@ -97,10 +97,11 @@ class SearchConfig:
     #: card play before the solver's reach (more than ``dd_cards`` in hand): deals scored at
     #: most (0: ``max_deals``), as each costs a rollout per card there.
     early_deals: int = 0
-    #: card play, two and four players: among the cards of best expected value, prefer the one
-    #: with the best mean trick margin (:func:`hokm.search.dds.move_margins`: a safer win, a
-    #: closer loss) before the heuristic bot's card and the cheapest card.
-    margins: bool = False
+    #: card play: among the cards of best expected value, prefer the one with the best mean
+    #: trick margin (:func:`hokm.search.dds.move_margins`: a safer win, a closer loss) before the
+    #: heuristic bot's card and the cheapest card. ``True`` for two and four players, or the
+    #: player counts to use it for (``(2,)``; a single number names one).
+    margins: bool | int | tuple[int, ...] = False
 
 
 class DDEvaluator:
@@ -242,6 +243,15 @@ def _position(view: SeatView, hands: list[int], trump: int | None = None) -> Pos
     )
 
 
+def _margins_for(cfg: SearchConfig, players: int) -> bool:
+    """Whether ``cfg`` breaks ties by trick margins with this many players (never with three:
+    the solver's three-player search gives no margins)."""
+    m = cfg.margins
+    if isinstance(m, bool):
+        return m and players != 3
+    return players != 3 and players in ((m,) if isinstance(m, int) else m)
+
+
 def _cheapness(card: Card, trump: int | None) -> tuple[int, int]:
     """Tie-break key: prefer side-suit cards to trumps, then lower ranks."""
     return (1 if trump is not None and card // 13 == trump else 0, card % 13)
@@ -371,7 +381,7 @@ class PimcBot(Bot):
         deals = self._deals(view, kn, start)
         remote: list[tuple[list[int], float]] = []
         future = None
-        with_margins = cfg.margins and view.players != 3 and hasattr(self.evaluator, "move_margins")
+        with_margins = _margins_for(cfg, view.players) and hasattr(self.evaluator, "move_margins")
         if cfg.workers > 1:
             deals = list(deals)
             cut = len(deals) * (cfg.workers - 1) // cfg.workers
