@@ -139,12 +139,14 @@ def test_anchor_keeps_the_heuristic_card_unless_search_clearly_beats_it() -> Non
     assert tied.act(view).card == rule_card
 
 
-def test_two_workers_give_the_one_worker_answer() -> None:
-    """Deals scored in a helper process add up to exactly what one process computes."""
+@pytest.mark.parametrize("margins", [False, True])
+def test_two_workers_give_the_one_worker_answer(margins: bool) -> None:
+    """Deals scored in a helper process add up to exactly what one process computes (values,
+    and trick margins where they break ties)."""
     game = heuristic_mid_hand(4, 11, plays=28)
     view = game.view(game.to_move)
     cfg = SearchConfig(max_deals=8, min_deals=8, budget_s=30.0, enumerate_limit=0, evaluator="dd",
-                       dd_cards=(13, 13, 13))
+                       dd_cards=(13, 13, 13), margins=margins)
     one = PimcBot(cfg, seed=5)
     two = PimcBot(replace(cfg, workers=2), seed=5)
     seen: list[dict] = []
