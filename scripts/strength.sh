@@ -3,7 +3,7 @@
 # for 4, 3 and 2 players, with win rates, 95% intervals, Elo differences and time per decision.
 #
 #   scripts/strength.sh                      # a quick report (16 games per main pairing, 4 per other)
-#   MAIN4=500 ORACLE4=300 MAIN=200 LADDER=40 SIDE=8 scripts/strength.sh   # the published report
+#   MAIN4=500 ORACLE4=300 MAIN=200 LADDER=40 SIDE=8 scripts/strength.sh   # the published 4- and 3-player sections
 #
 # Game counts: MAIN for expert against heuristic, ORACLE for oracle against heuristic (on the same
 # seed, so its deals are the first ORACLE of expert's), LADDER for each level against the one below,
@@ -17,7 +17,7 @@
 # them: only their sections of docs/strength.md and their lines among the targets are rewritten,
 # the rest of the file is kept as it stands.
 #
-#   PLAYERS=2 MAIN2=1000 ORACLE2=200 LADDER=40 SIDE=8 scripts/strength.sh
+#   PLAYERS=2 MAIN=200 MAIN2=1000 LADDER=200 SIDE=8 scripts/strength.sh   # the published 2-player section
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAIN=${MAIN:-16}
