@@ -29,8 +29,9 @@ def _never(pos):
     raise NoSolver
 
 
-def positions(players: int, count: int, seed: int, min_cards: int = 1):
-    """(view, position) pairs from random games, at decisions with more than one legal card."""
+def positions(players: int, count: int, seed: int, max_cards: int = 17):
+    """(view, position) pairs from random games, at decisions with more than one legal card and
+    at most ``max_cards`` cards in the mover's hand."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
@@ -44,7 +45,7 @@ def positions(players: int, count: int, seed: int, min_cards: int = 1):
                 continue
             if game.phase is Phase.PLAY:
                 if plays >= stop and len(game.legal_cards()) > 1 and \
-                        game.hands[game.to_move].bit_count() >= min_cards:
+                        game.hands[game.to_move].bit_count() <= max_cards:
                     break
                 plays += 1
             game.apply(bot.act(game.view(game.to_move)))
@@ -61,9 +62,7 @@ def positions(players: int, count: int, seed: int, min_cards: int = 1):
 def test_with_the_solver_reaching_the_whole_hand_it_gives_the_solver_values(players: int) -> None:
     dd = DDEvaluator()
     look = LookaheadEvaluator(dd.result, dd.limit_error, (13, 17, 13))
-    for view, pos in positions(players, 12, seed=players, min_cards=1):
-        if pos.hands[pos.to_move].bit_count() > 8:
-            continue  # keep the exact solves quick
+    for view, pos in positions(players, 12, seed=players, max_cards=8):  # quick exact solves
         look.prepare(view)
         assert look.move_values(pos) == {c: float(v) for c, v in dd.move_values(pos).items()}
 
