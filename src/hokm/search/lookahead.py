@@ -22,19 +22,9 @@ from ..cards import SUIT_MASKS, Card, full_deck, mask_of
 from ..engine.actions import PLAYS
 from ..engine.scoring import hand_outcome
 from ..engine.view import SeatView
+from .play_model import _ModelView
 from .position import winning_index
 from .rollout import Position, _cards
-
-
-class _RolloutView:
-    """The few view fields :func:`hokm.bots.heuristic.choose_play` reads."""
-
-    __slots__ = ("seat", "players", "legal", "trick", "hand", "phase")
-
-    def __init__(self, seat: int, players: int, legal: tuple, trick: tuple) -> None:
-        self.seat, self.players, self.legal, self.trick = seat, players, legal, trick
-        self.hand = ()
-        self.phase = "play"
 
 
 class LookaheadEvaluator:
@@ -117,8 +107,8 @@ class LookaheadEvaluator:
                     if seat == self._seat:
                         unseen &= ~self._own_discards
                     m = Memory(n, seat, trump, hand, played, unseen, voids)
-                    view = _RolloutView(seat, n, tuple(PLAYS[x] for x in _cards(legal)),
-                                        tuple(((leader + j) % n, trick[j]) for j in range(len(trick))))
+                    view = _ModelView(seat, n, tuple(PLAYS[x] for x in _cards(legal)),
+                                      tuple(((leader + j) % n, trick[j]) for j in range(len(trick))), ())
                     c = choose_play(view, m)  # type: ignore[arg-type]
             hands[seat] = hand & ~(1 << c)
             played |= 1 << c
