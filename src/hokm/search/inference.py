@@ -12,8 +12,15 @@ not certainty, so they become weights on sampled deals instead of filters:
   chosen it that way at all, one with six nearly always would; a small floor keeps deals
   possible for a player who chooses by other reasons. With two players he kept only two of
   those five, so the weight is a plain factor per trump held.
-- **Two-player draws.** The opponent kept the better card of each pair he saw and discarded
-  low cards, so deals where his hand holds more high cards are likelier.
+- **Two-player draws.** After the draw, the cards a seat has not seen are exactly the
+  opponent's hand and the opponent's discards, thirteen each, and which half a card lies in is
+  far from even: a sensible player keeps trumps and winners. Each unseen card gets the odds
+  that it is in the opponent's hand rather than among his discards (:func:`kept_odds`), read
+  from a table fitted on two-player hands between heuristic players
+  (``scripts/fit_keep_model.py``): an unseen trump is in his hand about 85% of the time, an
+  unseen low side card about 25%. A deal is weighted by the product of the odds of the
+  cards it gives him; the sampler can also draw his hand from those odds directly
+  (:class:`hokm.search.sampler.OddsFill`), which costs nothing in effective deals.
 - **Throwing off a suit.** A seat that could not follow and did not trump discarded from a suit
   it values least; deals where it still holds many high cards of that suit are less likely.
 
@@ -39,10 +46,34 @@ TRUMP_FLOOR = 0.02
 FIRST_PACKET = 5
 #: Weight factor per high card (queen or better) kept in a suit a seat chose to throw off.
 THROW_FACTOR = 0.8
-#: Two players: weight factor per high card (jack or better) in the opponent's hand. He kept
-#: the better of each pair he saw in the draw and threw away low cards, so his hand is not a
-#: random 13 of the unseen cards: the unseen cards left over (his discards) are the weak ones.
+#: Two players, ``keep_model="factor"`` (the earlier, coarser model): weight factor per high
+#: card (jack or better) in the opponent's hand.
 KEEP_FACTOR = 1.25
+
+# Two players, ``keep_model="table"``: the share of unseen cards of each kind that are in the
+# opponent's hand at the start of play, from ``python scripts/fit_keep_model.py 40000 7770000``.
+# Index ``[opponent is Hâkem][rank]`` for trumps, ``[opponent is Hâkem][higher][rank]`` for side
+# cards, where ``higher`` (0..3, 3 meaning three or more) counts the higher cards of the suit the
+# viewer had seen when play began, which are the ones the opponent never saw.
+KEPT_TRUMP = (
+    (0.843, 0.846, 0.844, 0.843, 0.845, 0.844, 0.848, 0.847, 0.845, 0.843, 0.847, 0.844, 0.84),
+    (0.697, 0.727, 0.747, 0.773, 0.792, 0.812, 0.831, 0.843, 0.857, 0.865, 0.871, 0.883, 0.884),
+)
+KEPT_SIDE = (
+    (
+        (0.239, 0.252, 0.288, 0.326, 0.339, 0.358, 0.402, 0.464, 0.546, 0.613, 0.711, 0.822, 0.84),
+        (0.208, 0.253, 0.215, 0.294, 0.296, 0.33, 0.382, 0.416, 0.468, 0.539, 0.642, 0.832, 0.84),
+        (0.257, 0.231, 0.263, 0.266, 0.295, 0.304, 0.327, 0.358, 0.385, 0.403, 0.425, 0.827, 0.84),
+        (0.239, 0.243, 0.258, 0.275, 0.296, 0.319, 0.348, 0.374, 0.393, 0.416, 0.603, 0.827, 0.84),
+    ),
+    (
+        (0.259, 0.248, 0.254, 0.271, 0.274, 0.372, 0.395, 0.384, 0.439, 0.475, 0.586, 0.71, 0.727),
+        (0.269, 0.394, 0.23, 0.311, 0.305, 0.305, 0.306, 0.341, 0.366, 0.416, 0.509, 0.727, 0.727),
+        (0.262, 0.258, 0.247, 0.257, 0.263, 0.257, 0.257, 0.268, 0.268, 0.27, 0.279, 0.718, 0.727),
+        (0.255, 0.252, 0.256, 0.259, 0.257, 0.26, 0.261, 0.262, 0.266, 0.27, 0.467, 0.718, 0.727),
+    ),
+)
+
 JACK_UP_MASK = sum(0b1111 << (9 + 13 * s) for s in range(4))  # J, Q, K, A of every suit
 HIGH_RANKS_MASK = sum(0b111 << (10 + 13 * s) for s in range(4))  # Q, K, A of every suit
 
@@ -106,15 +137,51 @@ def trump_choice_probability(counts: tuple[int, ...], suit: int, first: int = FI
     return acc / total
 
 
+def kept_odds(view: SeatView) -> list[float]:
+    """Two players, in play: per card (index 0..51), the odds that an unseen card is in the
+    opponent's hand rather than among his discards (``KEPT_TRUMP``/``KEPT_SIDE`` as odds).
+
+    Cards the viewer has seen get odds 1 (they are never placed). The "higher cards seen"
+    feature is taken as it was when play began: cards the opponent has played since were
+    unseen by the viewer then.
+    """
+    from .sampler import knowledge  # the sampler does not import this module back
+
+    if view.players != 2 or view.trump is None or view.seat is None:
+        raise ValueError("kept-card odds are for a seat of a two-player hand after trump")
+    unknown = knowledge(view).unknown
+    opp = 1 - view.seat
+    unseen_at_start = unknown | _played_by(view)[opp]
+    role = int(view.hakem == opp)
+    trump = int(view.trump)
+    odds = [1.0] * 52
+    m = unknown
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        suit, rank = divmod(c, 13)
+        if suit == trump:
+            share = KEPT_TRUMP[role][rank]
+        else:
+            above = SUIT_MASKS[suit] & ~((low << 1) - 1)
+            higher = min(3, (above & ~unseen_at_start).bit_count())
+            share = KEPT_SIDE[role][higher][rank]
+        odds[c] = share / (1.0 - share)
+    return odds
+
+
 class Evidence:
     """Precomputed soft evidence for one view; :meth:`weight` scores a sampled deal."""
 
     def __init__(self, view: SeatView, *, trump_factor: float = TRUMP_FACTOR,
                  throw_factor: float = THROW_FACTOR, keep_factor: float = KEEP_FACTOR,
-                 trump_model: str = "choice") -> None:
+                 trump_model: str = "choice", keep_model: str = "table") -> None:
         assert view.seat is not None
         if trump_model not in ("choice", "count"):
             raise ValueError(f"trump_model must be 'choice' or 'count', not {trump_model!r}")
+        if keep_model not in ("table", "factor"):
+            raise ValueError(f"keep_model must be 'table' or 'factor', not {keep_model!r}")
         self.seat = view.seat
         self.trump_log = math.log(trump_factor)
         # "count": a factor per trump held; "choice": the longest-suit-of-five likelihood.
@@ -127,12 +194,38 @@ class Evidence:
         self.throws = [(s, t) for s, t in _throw_offs(view) if s != view.seat]
         self.keeper = 1 - view.seat if view.players == 2 and keep_factor != 1.0 else None
         self.keep_log = math.log(keep_factor)
+        #: two players, "table": per-card odds of being in the opponent's hand (:func:`kept_odds`);
+        #: the table already reflects the Hâkem's trump choice, so no per-trump factor on top
+        self.odds: list[float] | None = None
+        if view.players == 2 and keep_model == "table" and view.phase == "play":
+            self.keeper = 1 - view.seat
+            self.odds = kept_odds(view)
+            self._log_odds = [math.log(x) for x in self.odds]
+            self.hakem = None
 
     @property
     def active(self) -> bool:
         return self.hakem is not None or bool(self.throws) or self.keeper is not None
 
     def log_weight(self, hands: list[int]) -> float:
+        return self.keep_log_weight(hands) + self.residual_log_weight(hands)
+
+    def keep_log_weight(self, hands: list[int]) -> float:
+        """The two-player kept-card part of :meth:`log_weight` (0 with three or four players)."""
+        if self.keeper is None:
+            return 0.0
+        if self.odds is None:
+            return self.keep_log * (hands[self.keeper] & JACK_UP_MASK).bit_count()
+        lw, m, logs = 0.0, hands[self.keeper], self._log_odds
+        while m:
+            low = m & -m
+            lw += logs[low.bit_length() - 1]
+            m ^= low
+        return lw
+
+    def residual_log_weight(self, hands: list[int]) -> float:
+        """:meth:`log_weight` without the kept-card odds: the weight of a deal whose opponent
+        hand was drawn from :attr:`odds` already (:class:`hokm.search.sampler.OddsFill`)."""
         lw = 0.0
         if self.hakem is not None:
             holding = hands[self.hakem] | self.played[self.hakem]
@@ -141,8 +234,6 @@ class Evidence:
                 lw += math.log(max(trump_choice_probability(counts, self.trump), TRUMP_FLOOR))
             else:
                 lw += self.trump_log * (holding & self.trump_mask).bit_count()
-        if self.keeper is not None:
-            lw += self.keep_log * (hands[self.keeper] & JACK_UP_MASK).bit_count()
         for seat, suit in self.throws:
             lw += self.throw_log * (hands[seat] & SUIT_MASKS[suit] & HIGH_RANKS_MASK).bit_count()
         return lw

@@ -30,6 +30,11 @@ More candidates and more searched deals kept helping with four and two players (
 64 of 256 over 24 of 96, and 64 of 512 more still; not with three players), at a time per
 decision that stays far under the budget (``docs/arena.md``).
 
+With two players the opponent's hand is drawn from the odds that each unseen card is in it
+rather than among his discards (``keep_model="table"``, :func:`hokm.search.inference.kept_odds`):
+a sensible player keeps trumps and winners, and deals drawn that way won more hands than even
+draws weighted by a factor per high card (``docs/arena.md``).
+
 With two players ``expert`` also separates cards of equal expected value by their trick margin
 under perfect play (``margins``: a safer win, a closer loss), which measured better on every set
 of two-player deals tried; with four players it changed nothing measurable (``docs/arena.md``).

@@ -31,7 +31,7 @@ from .inference import Evidence
 from .lookahead import LookaheadEvaluator
 from .play_model import PlayEvidence
 from .rollout import PolicyRolloutEvaluator, Position, RolloutEvaluator
-from .sampler import Knowledge, enumerate_deals, knowledge, sample_deal
+from .sampler import Knowledge, OddsFill, enumerate_deals, knowledge, sample_deal
 
 
 #: Play-read resampling: candidates whose log weight falls this far below the best one so far
@@ -72,6 +72,10 @@ class SearchConfig:
     #: the Hâkem's trump as evidence: "choice" (likelihood of naming it as the longest suit of
     #: five, :func:`hokm.search.inference.trump_choice_probability`) or "count" (a factor per trump)
     trump_evidence: str = "choice"
+    #: two players, card play: the opponent's hand as evidence of his draw: "table" (per-card
+    #: odds fitted on heuristic play, deals drawn from them, :func:`hokm.search.inference.kept_odds`)
+    #: or "factor" (a factor per jack or better in his hand, deals drawn evenly and weighted)
+    keep_model: str = "table"
     #: card play with more cards in hand than ``dd_cards`` allows: "search" rolls sampled deals
     #: out; "heuristic" asks the heuristic bot (the same rules of thumb the rollouts lack).
     early: str = "search"
@@ -320,9 +324,10 @@ class PimcBot(Bot):
         cfg = self.config
         if cfg.early_deals and len(view.hand) > cfg.dd_cards[view.players - 2]:
             cfg = replace(cfg, max_deals=cfg.early_deals)
-        ev = Evidence(view, trump_model=cfg.trump_evidence) if cfg.inference else None
+        ev = Evidence(view, trump_model=cfg.trump_evidence, keep_model=cfg.keep_model) if cfg.inference else None
         if ev is not None and not ev.active:
             ev = None
+        draw = _Draw(kn, ev, self.rng)
         play = None
         if cfg.play_miss > 0 and view.phase == "play":
             play = PlayEvidence(view, miss=cfg.play_miss)
@@ -332,10 +337,10 @@ class PimcBot(Bot):
         if listed is not None:
             return [(d, _weight(d, ev, play)) for d in listed]
         if play is not None and cfg.oversample > 1:
-            return self._resampled(kn, ev, play, start, cfg)
-        return _LazyDeals(kn, self.rng, ev, cfg, start, self.clock)
+            return self._resampled(draw, play, start, cfg)
+        return _LazyDeals(draw, cfg, start, self.clock)
 
-    def _resampled(self, kn: Knowledge, ev: Evidence | None, play: "PlayEvidence",
+    def _resampled(self, draw: "_Draw", play: "PlayEvidence",
                    start: float, cfg: SearchConfig) -> list[tuple[list[int], float]]:
         """Draw ``oversample`` candidates per searched deal (within half the budget), then keep
         ``max_deals`` of them drawn in proportion to their weights (systematic resampling)."""
@@ -346,8 +351,8 @@ class PimcBot(Bot):
         for i in range(want):
             if i >= cfg.min_deals * cfg.oversample and self.clock() - start > cfg.budget_s / 2:
                 break
-            d = sample_deal(kn, self.rng)
-            base = ev.log_weight(d) if ev else 0.0
+            d = draw.deal()
+            base = draw.log_weight(d)
             # A candidate far below the best so far would almost never be resampled: stop
             # reading its plays early (PRUNE_LOG is about a thousandth of the best weight).
             lw = base + play.log_weight(d, floor=best - PRUNE_LOG - base)
@@ -536,20 +541,40 @@ def _weight(deal: list[int], ev: Evidence | None, play: "PlayEvidence | None") -
     return math.exp(lw)
 
 
+class _Draw:
+    """One sampled deal at a time, with its log weight under the soft evidence.
+
+    With two players and kept-card odds the opponent's hand is drawn from the odds
+    (:class:`OddsFill`), so only the rest of the evidence is left to weigh; otherwise deals are
+    drawn evenly under the facts and weighed by all of it.
+    """
+
+    def __init__(self, kn: Knowledge, ev: Evidence | None, rng: random.Random) -> None:
+        self.kn, self.ev, self.rng = kn, ev, rng
+        self.fill = OddsFill(kn, ev.odds) if ev is not None and ev.odds is not None else None
+
+    def deal(self) -> list[int]:
+        return self.fill.sample(self.rng) if self.fill else sample_deal(self.kn, self.rng)
+
+    def log_weight(self, deal: list[int]) -> float:
+        if self.ev is None:
+            return 0.0
+        return self.ev.residual_log_weight(deal) if self.fill else self.ev.log_weight(deal)
+
+
 class _LazyDeals:
     """Sampled weighted deals, drawn until the deal count or the time budget runs out."""
 
-    def __init__(self, kn: Knowledge, rng: random.Random, ev: Evidence | None, cfg: SearchConfig,
-                 start: float, clock: Callable[[], float]) -> None:
-        self.kn, self.rng, self.ev, self.cfg, self.start, self.clock = kn, rng, ev, cfg, start, clock
+    def __init__(self, draw: _Draw, cfg: SearchConfig, start: float, clock: Callable[[], float]) -> None:
+        self.draw, self.cfg, self.start, self.clock = draw, cfg, start, clock
 
     def __iter__(self):
         cfg = self.cfg
         for i in range(cfg.max_deals):
             if i >= cfg.min_deals and self.clock() - self.start > cfg.budget_s:
                 return
-            d = sample_deal(self.kn, self.rng)
-            yield d, (self.ev.weight(d) if self.ev else 1.0)
+            d = self.draw.deal()
+            yield d, math.exp(self.draw.log_weight(d))
 
 
 def pimc_bot(config: SearchConfig | None = None, **overrides) -> Callable[..., PimcBot]:

@@ -146,6 +146,58 @@ def sample_deal(kn: Knowledge, rng: random.Random, *, tries: int = 200) -> list[
     raise ValueError("no deal agrees with this view (contradictory voids?)")
 
 
+class OddsFill:
+    """Deals for a view with one hidden hand (two players), the hand drawn from per-card odds.
+
+    The hidden seat gets ``need`` of the cards it may hold, a set ``S`` with probability
+    proportional to the product of ``odds[c]`` over ``S`` (the rest stay with its discards).
+    This is exact, not rejection or importance sampling: a table of elementary symmetric sums
+    over the cards, built once per view, gives each card's chance of being taken given the
+    cards still to place, so every draw costs one pass over the cards. With odds from
+    :func:`hokm.search.inference.kept_odds`, the deals come out already weighted by what the
+    opponent's draw says, and none is wasted on hands he would not have kept.
+    """
+
+    def __init__(self, kn: Knowledge, odds: list[float]) -> None:
+        seats = [s for s in range(kn.players) if kn.need[s]]
+        if len(seats) > 1:
+            raise ValueError("odds fills need a view with one hidden hand")
+        self.kn = kn
+        self.seat = seats[0] if seats else None
+        self.need = kn.need[self.seat] if seats else 0
+        self.cards = cards_in(kn.unknown & ~kn.banned[self.seat]) if seats else []
+        if len(self.cards) < self.need:
+            raise ValueError("no deal agrees with this view (contradictory voids?)")
+        w = [odds[c] for c in self.cards]
+        n, k = len(w), self.need
+        # sums[i][j]: sum over j-card subsets of cards i.. of the product of their odds (at most
+        # C(26, 13) products of 13 odds below 10: far inside floating point range).
+        sums = [[0.0] * (k + 1) for _ in range(n + 1)]
+        sums[n][0] = 1.0
+        for i in range(n - 1, -1, -1):
+            row, nxt = sums[i], sums[i + 1]
+            row[0] = nxt[0]
+            for j in range(1, k + 1):
+                row[j] = nxt[j] + w[i] * nxt[j - 1]
+        # take[i][j]: chance that card i is taken when j cards are still to place from i on.
+        self.take = [[w[i] * sums[i + 1][j - 1] / sums[i][j] if j and sums[i][j] else 0.0
+                      for j in range(k + 1)] for i in range(n)]
+
+    def sample(self, rng: random.Random) -> list[int]:
+        hands = list(self.kn.known)
+        if self.seat is None:
+            return hands
+        j, m, take = self.need, 0, self.take
+        for i, c in enumerate(self.cards):
+            if j == 0:
+                break
+            if rng.random() < take[i][j]:
+                m |= 1 << c
+                j -= 1
+        hands[self.seat] |= m
+        return hands
+
+
 def enumerate_deals(kn: Knowledge, limit: int) -> list[list[int]] | None:
     """Every deal that agrees with the constraints, or ``None`` when there are more than ``limit``.
 
