@@ -11,7 +11,8 @@
 # The runs go most important first: expert and oracle against heuristic for 4, 3 and 2 players, then
 # the ladders, then the rest. JOBS worker processes (default 2). Seeds start at SEED, which no tuning
 # run used. Raw arena JSON goes to OUT (default build/strength); a run whose JSON is there already is
-# not played again (FRESH=1 replays everything).
+# not played again (FRESH=1 replays everything). The JSON of the player counts run is copied to
+# docs/strength-runs/ next to the report.
 #
 # PLAYERS (default "4 3 2") limits the runs to some player counts, for a change that only affects
 # them: only their sections of docs/strength.md and their lines among the targets are rewritten,
@@ -66,6 +67,10 @@ for p in $PLAYERS; do
   done
 done
 
+# The raw arena JSON behind each published row, kept beside the report.
+mkdir -p docs/strength-runs
+for p in $PLAYERS; do cp "$OUT"/p$p-*.json docs/strength-runs/; done
+
 python3 - "$OUT" "$PLAYERS" <<'EOF'
 """Render docs/strength.md from the arena JSON files (only the sections of PLAYERS, the second
 argument; the others are kept from the file as it stands)."""
@@ -116,6 +121,8 @@ lines = ["# Strength report", "",
          "`heuristic`; they draw their deals in proportion to how well each explains the others' plays so far",
          "(`hokm.search.play_model`) and how likely the Hâkem was to name this trump from his first five cards",
          "(`hokm.search.inference`), and keep `heuristic`'s card unless the search finds a strictly better one.",
+         "With two players they draw the opponent's hand from the odds that each unseen card is in it rather",
+         "than among his discards (`hokm.search.inference.kept_odds`: players keep trumps and winners).",
          "`expert` searches up to 64 deals drawn from 256 candidates per decision, `hard` up to 10 of 30;",
          "with two players `expert` also breaks ties between cards of equal value by the trick margin under",
          "perfect play (a safer win, a closer loss).",
