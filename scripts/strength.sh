@@ -3,7 +3,6 @@
 # for 4, 3 and 2 players, with win rates, 95% intervals, Elo differences and time per decision.
 #
 #   scripts/strength.sh                      # a quick report (16 games per main pairing, 4 per other)
-#   MAIN4=500 ORACLE4=300 MAIN=200 LADDER=40 SIDE=8 scripts/strength.sh   # the published 4- and 3-player sections
 #
 # Game counts: MAIN for expert against heuristic, ORACLE for oracle against heuristic (on the same
 # seed, so its deals are the first ORACLE of expert's), LADDER for each level against the one below,
@@ -18,7 +17,9 @@
 # them: only their sections of docs/strength.md and their lines among the targets are rewritten,
 # the rest of the file is kept as it stands.
 #
-#   PLAYERS=2 MAIN=200 MAIN2=1000 LADDER=200 SIDE=8 scripts/strength.sh   # the published 2-player section
+#   PLAYERS=3 MAIN=200 LADDER=40 SIDE=8 scripts/strength.sh                  # the published 3-player section
+#   PLAYERS=4 MAIN4=1000 ORACLE4=500 LADDER=200 SIDE=8 scripts/strength.sh   # the published 4-player section
+#   PLAYERS=2 MAIN=200 MAIN2=1000 LADDER=200 SIDE=8 scripts/strength.sh      # the published 2-player section
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAIN=${MAIN:-16}
@@ -114,7 +115,8 @@ lines = ["# Strength report", "",
          "share is 50% (33.3% with 3 players, where `a` holds one seat against two `b` seats).", "",
          "Columns: games won by `a`, its win rate with a 95% Wilson interval, the Elo difference a - b",
          "(95% interval), and `a`'s mean and p95 milliseconds per decision (wall clock, one core per game,",
-         "on a machine shared with other work, so times are upper bounds).", "",
+         "on a machine shared with other work, so times are upper bounds). The raw arena JSON of each row",
+         "is in `docs/strength-runs/` (for the sections run since it was kept there).", "",
          "The levels are defined in `src/hokm/search/levels.py`. `hard` and `expert` search sampled deals with",
          "the double-dummy solver once the hand is small enough for it (from 7-8 cards in hand with 4 players,",
          "8-9 with 3, the whole hand with 2) and play the first tricks, trump, discards and draws like",
