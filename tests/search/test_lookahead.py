@@ -98,3 +98,41 @@ def test_the_search_bot_scores_the_first_tricks_with_lookahead() -> None:
     assert action in view.legal
     assert bot.last_deals == 2  # early_deals caps the deals before the solver's reach
     assert isinstance(bot.evaluator.fallback, LookaheadEvaluator)
+
+
+@pytest.mark.parametrize("players, target", [(3, 1), (3, 7), (4, 1), (2, 7)])
+def test_a_card_that_ends_the_hand_is_scored_by_that_hand(players: int, target: int) -> None:
+    """The engine-driven rollout scores a card that ends the hand (and maybe the game) by the
+    hand it ends, instead of playing on into the next hand or a finished game."""
+    rng = random.Random(40 + players + target)
+    engine = PolicyRolloutEvaluator(seed=0)
+    found = 0
+    for _ in range(400):
+        game = Game.new(Rules(players=players, target_points=target), seed=rng.randrange(10**6))
+        bot = RandomBot(rng.randrange(10**6))
+        while game.hand_index == 0 and found < 6:
+            if game.phase is Phase.DEAL:
+                game.deal(rng=rng)
+                continue
+            if game.phase is Phase.PLAY and len(game.legal_cards()) > 1:
+                ending = {}
+                for card in game.legal_cards():
+                    after = game.copy(history=False)
+                    after.apply(card)
+                    if after.results:
+                        r = after.results[-1]
+                        ending[card] = r.points if r.winner == game.rules.side_of(game.to_move) else -r.points
+                if ending:
+                    view = game.view(game.to_move)
+                    pos = Position(game.rules, int(game.trump), list(game.hands), game.leader,
+                                   [int(c) for c in game.trick], list(game.seat_tricks), game.hakem)
+                    engine.prepare(view)
+                    values = engine.move_values(pos)
+                    assert set(values) == set(game.legal_cards())
+                    for card, points in ending.items():
+                        assert values[card] == points
+                    found += 1
+            game.apply(bot.act(game.view(game.to_move)))
+        if found >= 6:
+            break
+    assert found >= 6

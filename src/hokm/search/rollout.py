@@ -224,8 +224,11 @@ class PolicyRolloutEvaluator:
         g.results = list(view.results)
         return g
 
-    def _finish(self, g: "Game", me: int) -> int:
-        hands_before = len(g.results)
+    def _finish(self, g: "Game", me: int, hands_before: int | None = None) -> int:
+        """Play ``g`` out to the end of the hand that was open when ``hands_before`` results
+        were recorded (default: the hand open now) and score it for ``me``'s side."""
+        if hands_before is None:
+            hands_before = len(g.results)
         bot = self.bot
         while len(g.results) == hands_before:
             seat = g.to_move
@@ -240,10 +243,11 @@ class PolicyRolloutEvaluator:
         base = self._game(pos)
         me = pos.to_move
         out: dict[Card, float] = {}
+        before = len(base.results)
         for c in pos.legal():
             g = base.copy(history=False)
-            g.apply(PLAYS[c], me)
-            out[c] = float(self._finish(g, me))
+            g.apply(PLAYS[c], me)  # this card may end the hand (and the game) by itself
+            out[c] = float(self._finish(g, me, before))
         return out
 
     def hand_value(self, pos: Position) -> float:
