@@ -207,3 +207,26 @@ def test_move_margins_match_brute_force(players: int, left: int) -> None:
                 expect = max(k for k in range(st[side], 7) if brute_reaches(after, side, k)) - 7
             assert margins[card] == expect, pos.describe()
             assert (margins[card] > 0) == (v > 0)
+
+
+@pytest.mark.parametrize("left", [3, 4])
+def test_three_player_margins_are_the_tricks_the_mover_can_make_sure_of(left: int) -> None:
+    """With three players a card's margin is the most tricks its player can still be sure of
+    against the other two together, as exhaustive minimax finds it."""
+    rng = random.Random(91 + left)
+    differ = 0
+    for _ in range(30):
+        pos = random_ending(Rules(players=3), rng, left)
+        values, margins = dds.move_margins(pos)
+        assert values == dds.move_values(pos)
+        me = pos.to_move
+        for card in values:
+            after = pos.play(int(card))
+            have = after.seat_tricks[me]
+            if after.outcome() is not None:
+                expect = have
+            else:
+                expect = max(k for k in range(have, 18) if brute_reaches(after, me, k))
+            assert margins[card] == expect, pos.describe()
+        differ += len(set(margins.values())) > 1
+    assert differ > 0  # the positions do tell cards apart

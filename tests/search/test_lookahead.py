@@ -21,14 +21,6 @@ from hokm.search.pimc import DDEvaluator, PimcBot, SearchConfig
 from hokm.search.rollout import PolicyRolloutEvaluator, Position
 
 
-class NoSolver(Exception):
-    pass
-
-
-def _never(pos):
-    raise NoSolver
-
-
 def positions(players: int, count: int, seed: int, max_cards: int = 17):
     """(view, position) pairs from random games, at decisions with more than one legal card and
     at most ``max_cards`` cards in the mover's hand."""
@@ -71,7 +63,7 @@ def test_with_the_solver_reaching_the_whole_hand_it_gives_the_solver_values(play
 def test_without_the_solver_the_rollout_plays_like_the_heuristic_bot(players: int) -> None:
     # (Two players differ on purpose: the rollout keeps the searching seat's own discards out of
     # its unseen cards, which the engine-driven rollout's rebuilt game does not hold.)
-    look = LookaheadEvaluator(_never, NoSolver, (0, 0, 0))
+    look = LookaheadEvaluator.playout()  # what ``evaluator="playout"`` scores with
     engine = PolicyRolloutEvaluator(seed=0)
     for view, pos in positions(players, 10, seed=10 + players):
         look.prepare(view)

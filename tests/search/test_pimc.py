@@ -114,10 +114,11 @@ class MarginRecorder(Recorder):
         return values, {c: (2.0 if c == self.best else -1.0) for c in values}
 
 
-@pytest.mark.parametrize("margins, used", [(True, True), (False, False), ((4,), True), ((2,), False),
-                                           (4, True), (2, False)])
-def test_trick_margins_break_ties_between_equal_values(margins, used: bool) -> None:
-    game = mid_hand(seed=4)  # four players
+@pytest.mark.parametrize("players, margins, used", [
+    (4, True, True), (4, False, False), (4, (4,), True), (4, (2,), False), (4, 4, True), (4, 2, False),
+    (3, True, True), (3, (3,), True), (3, (2, 4), False)])
+def test_trick_margins_break_ties_between_equal_values(players: int, margins, used: bool) -> None:
+    game = mid_hand(players, seed=4)
     view = game.view(game.to_move)
     legal = [a.card for a in view.legal]
     plain = PimcBot(FAST, seed=1, evaluator=Recorder(favourite=None)).act(view).card
@@ -247,3 +248,22 @@ def test_trump_budget_covers_the_scoring() -> None:
     bot = PimcBot(cfg, seed=0, evaluator=lover, clock=lambda: now[0])
     bot.act(view)
     assert bot.last_deals == 2 and lover.hands == 8
+
+
+@pytest.mark.parametrize("players, used", [(3, "playout"), (4, "rollout")])
+def test_a_three_player_evaluator_scores_only_three_player_hands(players: int, used: str) -> None:
+    """``evaluator3`` replaces the evaluator with three players and nowhere else."""
+    cfg = replace(FAST, evaluator="rollout", evaluator3="playout")
+    bot = PimcBot(cfg, seed=1)
+    game = mid_hand(players, seed=6)
+    view = game.view(game.to_move)
+    assert bot.act(view) in view.legal
+    assert bot.evaluator.name == used
+    assert bot.last_deals >= 1
+
+
+def test_the_expert_level_plays_three_player_hands_by_playouts() -> None:
+    from hokm.search.levels import LEVELS
+
+    assert LEVELS["expert"].evaluator3 == "playout"
+    assert LEVELS["hard"].evaluator3 == ""

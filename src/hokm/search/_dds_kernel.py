@@ -798,15 +798,36 @@ def most_tricks2(hands, trick, ntrick, leader, trump, n, side, have, played, tt)
     return lo
 
 
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8[:, ::1])", cache=True)
+def most_tricks3(hands, trick, ntrick, leader, trump, t, m, tt):
+    """Three players, paranoid: the most tricks seat ``m`` can make sure of by the hand's end
+    against the other two together, found by halving the range of targets."""
+    total = np.int64(17)
+    w, _kot = decided3(t[0], t[1], t[2], total)
+    if w >= 0:
+        return t[m]  # the hand is over
+    lo = t[m]  # always reached
+    hi = total - t[(m + 1) % 3] - t[(m + 2) % 3]
+    me = np.int64(1) << m
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ge3(hands, trick, ntrick, leader, trump, t, total, np.int64(Q_REACH), m, mid, me, tt):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 @njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8[::1], i8, i8, i8, i8[:, ::1], i8[::1], b1, i8[::1])", cache=True)
 def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, hk_points, tt, out,
                        want_margins, margins):
     """Value (for the mover's side) of every legal card, written to ``out[card]``.
 
-    With ``want_margins`` (two and four players) ``margins[card]`` gets the trick margin the
-    card leads to under perfect play: 7 minus the most tricks the losing side can still make
-    when the mover's side wins, that count minus 7 when it loses. It separates cards of equal
-    value (a safer win, a closer loss). Equivalent cards share one search. Returns the number of
+    With ``want_margins`` ``margins[card]`` gets the trick margin the card leads to under
+    perfect play. Two and four players: 7 minus the most tricks the losing side can still make
+    when the mover's side wins, that count minus 7 when it loses. Three players: the most tricks
+    the mover can make sure of against the other two together. It separates cards of equal
+    value (a safer win, a closer loss, more tricks kept from the others). Equivalent cards share one search. Returns the number of
     legal cards.
     """
     mover = (leader + ntrick) % n
@@ -843,6 +864,8 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
             ld = w
         if n == 3:
             v, _k, _w = value3(hands, trick, nt, ld, trump, t, mover, pts, tt)
+            if want_margins:
+                margins[c] = most_tricks3(hands, trick, nt, ld, trump, t, mover, tt)
         else:
             ta = t[a] + (t[a + 2] if n == 4 else 0)
             tb = t[1 - a] + (t[3 - a] if n == 4 else 0)

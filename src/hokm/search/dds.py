@@ -125,13 +125,15 @@ def move_values(pos: DDPosition, *, node_limit: int | None = None) -> dict[Card,
 
 
 def move_margins(pos: DDPosition, *, node_limit: int | None = None) -> tuple[dict[Card, int], dict[Card, int]]:
-    """:func:`move_values` and, per legal card, the trick margin it leads to (two and four players).
+    """:func:`move_values` and, per legal card, the trick margin it leads to.
 
-    The margin is 7 minus the most tricks the losing side can still make when the mover's side
-    wins, and that count minus 7 when it loses: a tie-break between cards of equal value that
-    prefers the safer win and the closer loss. With three players the margins are all 0.
+    Two and four players: 7 minus the most tricks the losing side can still make when the
+    mover's side wins, and that count minus 7 when it loses: a tie-break between cards of equal
+    value that prefers the safer win and the closer loss. Three players: the most tricks the
+    mover can make sure of against the other two together (the paranoid value alone says "lost"
+    in most positions, whichever card is played; this tells those cards apart).
     """
-    return _move_values(pos, node_limit, pos.rules.players != 3)
+    return _move_values(pos, node_limit, True)
 
 
 def _move_values(pos: DDPosition, node_limit: int | None, want_margins: bool):

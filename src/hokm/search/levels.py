@@ -10,6 +10,7 @@ easy      search, rollouts, noisy choices                 4           0.05 s
 medium    search, rollouts                                12          0.15 s
 hard      double-dummy from 7 cards in hand, play-read    10 of 30    0.35 s
 expert    double-dummy from 8 cards in hand, play-read    64 of 256   0.75 s
+          (three players: heuristic playouts from 9)
 ========  ==============================================  ==========  ===============
 
 (3 players: from 8 and 9 cards; 2 players: the whole hand.) Before that point the solver
@@ -39,6 +40,14 @@ With two players ``expert`` also separates cards of equal expected value by thei
 under perfect play (``margins``: a safer win, a closer loss), which measured better on every set
 of two-player deals tried; with four players it changed nothing measurable (``docs/arena.md``).
 
+With three players ``expert`` scores its cards by heuristic playouts instead of the solver
+(``evaluator3="playout"``): after the candidate card every seat plays like the heuristic bot to
+the end of the hand. The solver's three-player search is paranoid (the other two play together
+against the mover), so it calls most positions lost whatever the mover plays and the search
+learns nothing; the real opponents each play for themselves. On the same 600 three-player hands
+the playouts won 50.2% against 40.5% for the solver, and the solver-playing oracle only 42.8%
+(``docs/arena.md``).
+
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.
 Without the double-dummy solver, the levels that use it fall back to rollouts.
@@ -62,7 +71,8 @@ LEVELS: dict[str, SearchConfig] = {
                          root="heuristic", anchor=0.0, play_miss=0.25, oversample=3),
     "expert": SearchConfig(max_deals=64, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
                            evaluator="dd", dd_cards=(13, 9, 8), dd_nodes=60_000, early="heuristic",
-                           root="heuristic", anchor=0.0, play_miss=0.25, oversample=4, margins=(2,)),
+                           root="heuristic", anchor=0.0, play_miss=0.25, oversample=4, margins=(2,),
+                           evaluator3="playout"),
 }
 
 _DESCRIPTIONS = {

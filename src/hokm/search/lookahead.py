@@ -27,6 +27,14 @@ from .position import winning_index
 from .rollout import Position, _cards
 
 
+class _NoSolver(Exception):
+    """Never raised: a playout never reaches a solver."""
+
+
+def _no_solver(pos: Position):
+    raise _NoSolver
+
+
 class LookaheadEvaluator:
     """Heuristic play for every seat until the solver's reach, then the solver's exact value.
 
@@ -45,6 +53,19 @@ class LookaheadEvaluator:
         self._deck = 0
         self._own_discards = 0
         self._seat: int | None = None
+
+    @classmethod
+    def playout(cls) -> "LookaheadEvaluator":
+        """Heuristic play for every seat to the end of the hand, never the solver.
+
+        With three players this is the better judge of a card late in the hand: the solver's
+        three-player search is paranoid (the two others play together against the mover), so
+        it calls most positions lost whatever the mover plays, while the others in fact each
+        play for themselves.
+        """
+        ev = cls(_no_solver, _NoSolver, (0, 0, 0))
+        ev.name = "playout"
+        return ev
 
     def prepare(self, view: SeatView) -> None:
         """Take the public history (cards played, voids shown) from the searching seat's view."""

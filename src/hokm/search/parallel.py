@@ -62,11 +62,11 @@ def _score(config: "SearchConfig", seed: int, view: "SeatView",
     on each position, with card indices as keys."""
     from .pimc import _margins_for, make_evaluator
 
-    key = (config, seed)
+    kind = config.evaluator3 if view.players == 3 and config.evaluator3 else config.evaluator
+    key = (config, seed, kind)
     ev = _evaluators.get(key)
     if ev is None:
-        ev = _evaluators[key] = make_evaluator(config.evaluator, config.dd_cards, config.fallback, seed,
-                                               config.dd_nodes)
+        ev = _evaluators[key] = make_evaluator(kind, config.dd_cards, config.fallback, seed, config.dd_nodes)
     prep = getattr(ev, "prepare", None)
     if prep is not None:
         prep(view)

@@ -59,6 +59,8 @@ class SearchConfig:
     enumerate_limit: int = 48    # list every deal when at most this many exist
     root_deals: int = 24         # deals per option for trump, discard and draw decisions
     evaluator: str = "dd"        # "dd" (double-dummy), "heuristic" or "rollout": see make_evaluator
+    #: card play with three players: the evaluator to use instead of ``evaluator`` ("" for the same)
+    evaluator3: str = ""
     #: with "dd": the scorer of positions too big for the solver ("rollout", "heuristic", or
     #: "lookahead": heuristic play to the solver's reach, then the solver, :mod:`.lookahead`)
     fallback: str = "rollout"
@@ -193,13 +195,16 @@ class HybridEvaluator:
 def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13), fallback: str = "rollout",
                    seed: int | None = None, dd_nodes: int = 0) -> Evaluator:
     """The evaluator named ``kind``: ``"rollout"`` (quick policy), ``"heuristic"`` (the heuristic
-    bot plays every seat out), ``"lookahead"`` (the heuristic bot's play up to ``dd_cards``, then
-    the solver) or ``"dd"`` (the solver up to ``dd_cards``, ``fallback`` above; the fallback
-    alone when the solver is missing)."""
+    bot plays every seat out, driven through the engine), ``"playout"`` (the same play, computed
+    directly and many times faster), ``"lookahead"`` (the heuristic bot's play up to
+    ``dd_cards``, then the solver) or ``"dd"`` (the solver up to ``dd_cards``, ``fallback``
+    above; the fallback alone when the solver is missing)."""
     if kind == "rollout":
         return RolloutEvaluator()
     if kind == "heuristic":
         return PolicyRolloutEvaluator(seed)
+    if kind == "playout":
+        return LookaheadEvaluator.playout()
     if kind == "lookahead":
         try:
             dd = DDEvaluator()
@@ -214,7 +219,7 @@ def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13), fal
         except ImportError:
             return other
         return HybridEvaluator(dd, other, dd_cards, dd_nodes)
-    raise ValueError(f"unknown evaluator {kind!r} (expected 'dd', 'rollout', 'heuristic' or 'lookahead')")
+    raise ValueError(f"unknown evaluator {kind!r} (expected 'dd', 'rollout', 'heuristic', 'playout' or 'lookahead')")
 
 
 def game_value(view: SeatView, points: float) -> float:
@@ -248,12 +253,11 @@ def _position(view: SeatView, hands: list[int], trump: int | None = None) -> Pos
 
 
 def _margins_for(cfg: SearchConfig, players: int) -> bool:
-    """Whether ``cfg`` breaks ties by trick margins with this many players (never with three:
-    the solver's three-player search gives no margins)."""
+    """Whether ``cfg`` breaks ties by trick margins with this many players."""
     m = cfg.margins
     if isinstance(m, bool):
-        return m and players != 3
-    return players != 3 and players in ((m,) if isinstance(m, int) else m)
+        return m
+    return players in ((m,) if isinstance(m, int) else m)
 
 
 def _cheapness(card: Card, trump: int | None) -> tuple[int, int]:
@@ -275,6 +279,9 @@ class PimcBot(Bot):
         self.evaluator = evaluator or make_evaluator(cfg.evaluator, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes)
         self.root_evaluator = (self.evaluator if cfg.root_evaluator == cfg.evaluator
                                else make_evaluator(cfg.root_evaluator, cfg.dd_cards, cfg.fallback, seed))
+        self._main_evaluator = self.evaluator
+        self._evaluator3 = (None if evaluator is not None or not cfg.evaluator3 or cfg.evaluator3 == cfg.evaluator
+                            else make_evaluator(cfg.evaluator3, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes))
         self.clock = clock
         self.last_deals = 0  # deals scored for the last decision (for tests and reports)
         self._rules_bot: Bot | None = None
@@ -289,6 +296,8 @@ class PimcBot(Bot):
         if self._delegate(view):
             self.last_deals = 0
             return self._heuristic().act(view)
+        self.evaluator = (self._evaluator3 if view.players == 3 and self._evaluator3 is not None
+                          else self._main_evaluator)
         for ev in (self.evaluator, self.root_evaluator):
             prep = getattr(ev, "prepare", None)
             if prep is not None:
