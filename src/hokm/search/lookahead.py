@@ -53,6 +53,7 @@ class LookaheadEvaluator:
         self._deck = 0
         self._own_discards = 0
         self._seat: int | None = None
+        self._kernel = None  # playouts: the compiled heuristic player (same cards, many times faster)
 
     @classmethod
     def playout(cls) -> "LookaheadEvaluator":
@@ -65,6 +66,12 @@ class LookaheadEvaluator:
         """
         ev = cls(_no_solver, _NoSolver, (0, 0, 0))
         ev.name = "playout"
+        try:
+            from . import _heuristic_kernel
+        except ImportError:  # no Numba: the Python rollout plays the same cards, slower
+            pass
+        else:
+            ev._kernel = _heuristic_kernel
         return ev
 
     def prepare(self, view: SeatView) -> None:
@@ -88,6 +95,8 @@ class LookaheadEvaluator:
 
     # ------------------------------------------------------------------ the rollout
     def _rollout(self, pos: Position, me: int, first: int | None) -> float:
+        if self._kernel is not None:
+            return self._compiled_rollout(pos, me, first)
         rules = pos.rules
         n, trump = pos.n, pos.trump
         hands = list(pos.hands)
@@ -148,6 +157,24 @@ class LookaheadEvaluator:
             out = hand_outcome(rules, side_tricks, hakem_side, sum(seat_tricks))
             if out is not None:
                 return float(out.points if out.winner == my_side else -out.points)
+
+    def _compiled_rollout(self, pos: Position, me: int, first: int | None) -> float:
+        """:meth:`_rollout` to the end of the hand (no solver), in the compiled twin of the
+        heuristic player."""
+        import numpy as np
+
+        n = pos.n
+        trick = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(pos.trick):
+            trick[i] = int(c)
+        voids = self._voids if len(self._voids) == n else [0] * n
+        rules = pos.rules
+        return self._kernel.playout(  # type: ignore[union-attr]
+            n, pos.trump, np.array(pos.hands, dtype=np.int64), pos.leader, trick, len(pos.trick),
+            np.array(pos.seat_tricks, dtype=np.int64), pos.hakem, me, -1 if first is None else first,
+            self._played, np.array(voids, dtype=np.int64), self._deck, self._own_discards,
+            rules.total_tricks, rules.kot_points, rules.hakem_koti_points,
+            -1 if self._seat is None else self._seat)
 
 
 __all__ = ["LookaheadEvaluator"]

@@ -37,6 +37,30 @@ from .sampler import Knowledge, OddsFill, enumerate_deals, knowledge, sample_dea
 #: Play-read resampling: candidates whose log weight falls this far below the best one so far
 #: are not read further (e^-7 is under a thousandth of the best weight).
 PRUNE_LOG = 7.0
+#: Play-read resampling, compiled: candidates drawn and read per call (the clock is read between).
+CHUNK = 64
+
+
+def _kernel():
+    """The compiled play-read and sampler (:mod:`hokm.search._heuristic_kernel`), or ``None``."""
+    global _KERNEL
+    if _KERNEL is False:
+        try:
+            from . import _heuristic_kernel
+        except ImportError:  # no Numba: the Python loops do the same work, slower
+            _KERNEL = None
+        else:
+            _KERNEL = _heuristic_kernel
+    return _KERNEL
+
+
+_KERNEL: object = False
+
+
+def _np():
+    import numpy
+
+    return numpy
 
 
 class Evaluator(Protocol):
@@ -354,20 +378,35 @@ class PimcBot(Bot):
         """Draw ``oversample`` candidates per searched deal (within half the budget), then keep
         ``max_deals`` of them drawn in proportion to their weights (systematic resampling)."""
         want = cfg.max_deals * cfg.oversample
+        floor_count = cfg.min_deals * cfg.oversample
         cands: list[list[int]] = []
         logs: list[float] = []
         best = -math.inf
-        for i in range(want):
-            if i >= cfg.min_deals * cfg.oversample and self.clock() - start > cfg.budget_s / 2:
-                break
-            d = draw.deal()
-            base = draw.log_weight(d)
-            # A candidate far below the best so far would almost never be resampled: stop
-            # reading its plays early (PRUNE_LOG is about a thousandth of the best weight).
-            lw = base + play.log_weight(d, floor=best - PRUNE_LOG - base)
-            best = max(best, lw)
-            cands.append(d)
-            logs.append(lw)
+        if _kernel() is not None:
+            # Compiled: candidates drawn and read a chunk at a time, the clock checked between chunks.
+            while len(cands) < want:
+                if len(cands) >= floor_count and self.clock() - start > cfg.budget_s / 2:
+                    break
+                rows = draw.batch(min(CHUNK, want - len(cands)))
+                batch = rows.tolist()
+                base = [draw.log_weight(d) for d in batch]
+                reads = play.log_weights(rows, _np().array(base), PRUNE_LOG, best)
+                for d, b, r in zip(batch, base, reads.tolist()):
+                    cands.append(d)
+                    logs.append(b + r)
+                best = max(best, max(logs))
+        else:
+            for i in range(want):
+                if i >= floor_count and self.clock() - start > cfg.budget_s / 2:
+                    break
+                d = draw.deal()
+                base = draw.log_weight(d)
+                # A candidate far below the best so far would almost never be resampled: stop
+                # reading its plays early (PRUNE_LOG is about a thousandth of the best weight).
+                lw = base + play.log_weight(d, floor=best - PRUNE_LOG - base)
+                best = max(best, lw)
+                cands.append(d)
+                logs.append(lw)
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
         total = sum(weights)
@@ -561,9 +600,24 @@ class _Draw:
     def __init__(self, kn: Knowledge, ev: Evidence | None, rng: random.Random) -> None:
         self.kn, self.ev, self.rng = kn, ev, rng
         self.fill = OddsFill(kn, ev.odds) if ev is not None and ev.odds is not None else None
+        self._arrays: tuple | None = None  # the knowledge as arrays, for batch
 
     def deal(self) -> list[int]:
         return self.fill.sample(self.rng) if self.fill else sample_deal(self.kn, self.rng)
+
+    def batch(self, count: int):
+        """``count`` deals as an ``int64`` array (a row per deal), compiled where it can be."""
+        np = _np()
+        if self.fill is not None:
+            return np.array([self.fill.sample(self.rng) for _ in range(count)], dtype=np.int64)
+        kn = self.kn
+        if self._arrays is None:
+            self._arrays = tuple(np.array(x, dtype=np.int64)
+                                 for x in (cards_in(kn.unknown), kn.known, kn.need, kn.banned))
+        rows = _kernel().sample_deals(*self._arrays, count, self.rng.getrandbits(32), 200)  # type: ignore[union-attr]
+        if count and rows[0, 0] < 0:
+            raise ValueError("no deal agrees with this view (contradictory voids?)")
+        return rows
 
     def log_weight(self, deal: list[int]) -> float:
         if self.ev is None:

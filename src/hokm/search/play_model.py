@@ -84,6 +84,7 @@ class PlayEvidence:
             acc[s] |= 1 << c
             later_from[k] = acc[s]
         self.decisions: list[_Decision] = []
+        self._arrays: tuple | None = None  # the decisions as arrays, for log_weights
         played = 0
         voids = [0] * n
         for k, (s, c, i, so_far) in enumerate(plays):
@@ -127,6 +128,37 @@ class PlayEvidence:
 
     def weight(self, hands: list[int]) -> float:
         return math.exp(self.log_weight(hands))
+
+    def log_weights(self, deals: "np.ndarray", base: "np.ndarray", prune: float,
+                    best: float = -math.inf) -> "np.ndarray":
+        """:meth:`log_weight` of many candidate deals at once, compiled
+        (:func:`hokm.search._heuristic_kernel.play_log_weights`).
+
+        ``deals`` has one row per candidate (a hand mask per seat) and ``base`` its log weight
+        from other evidence. Candidates are read in order, and one whose total falls ``prune``
+        below the best total so far (``best`` before the first) stops being read, exactly as a
+        loop calling :meth:`log_weight` with ``floor=best - prune - base`` would.
+        """
+        import numpy as np
+
+        from ._heuristic_kernel import play_log_weights
+
+        if self._arrays is None:
+            k, n = len(self.decisions), self.n
+            dec = np.zeros((k, 6), dtype=np.int64)
+            voids = np.zeros((k, n), dtype=np.int64)
+            tseats = np.zeros((k, 3), dtype=np.int64)
+            tcards = np.zeros((k, 3), dtype=np.int64)
+            for i, d in enumerate(self.decisions):
+                dec[i] = (d.seat, d.card, d.later, -1 if d.led is None else d.led, d.played, len(d.trick))
+                voids[i] = d.voids
+                for j, (s, c) in enumerate(d.trick):
+                    tseats[i, j], tcards[i, j] = s, c
+            self._arrays = (dec, voids, tseats, tcards)
+        dec, voids, tseats, tcards = self._arrays
+        return play_log_weights(self.n, -1 if self.trump is None else self.trump, self.deck,
+                                np.ascontiguousarray(deals, dtype=np.int64), dec, voids, tseats, tcards,
+                                np.ascontiguousarray(base, dtype=np.float64), self.miss_log, float(prune), float(best))
 
 
 def _cards(mask: int) -> list[int]:
