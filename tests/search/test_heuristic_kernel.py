@@ -164,3 +164,30 @@ def test_compiled_playouts_score_like_the_python_rollout(players: int) -> None:
             assert fast.hand_value(pos) == slow.hand_value(pos)
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_lookahead_hands_the_same_positions_to_the_solver(players: int) -> None:
+    """Heuristic play to the solver's reach, then the solver: compiled and Python agree."""
+    from hokm.search.lookahead import LookaheadEvaluator
+    from hokm.search.pimc import DDEvaluator
+    from hokm.search.rollout import Position
+
+    dd = DDEvaluator()
+    reach = (6, 6, 5)
+    fast = LookaheadEvaluator(dd.result, dd.limit_error, reach).compiled()
+    assert fast._kernel is not None
+    slow = LookaheadEvaluator(dd.result, dd.limit_error, reach)
+    checked = 0
+    for seed in range(3):
+        for view in play_positions(players, 7400 + seed, ("heuristic", "random")):
+            if len(view.legal) < 2 or view.hand_index % 3 or len(view.hand) < 9:
+                continue
+            hands = sample_deal(knowledge(view), random.Random(checked))
+            pos = Position(view.rules, int(view.trump), hands, view.leader, [c for _, c in view.trick],
+                           list(view.seat_tricks), view.hakem)
+            fast.prepare(view)
+            slow.prepare(view)
+            assert fast.move_values(pos) == slow.move_values(pos)
+            checked += 1
+    assert checked > 20

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import importlib
 
-HELP = "measure engine or solver speed side by side with reference implementations"
-TARGETS = {"engine": "hokm.bench.engine", "solver": "hokm.bench.solver"}
+HELP = "measure engine, solver or search speed side by side with reference implementations"
+TARGETS = {"engine": "hokm.bench.engine", "solver": "hokm.bench.solver", "search": "hokm.bench.search"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

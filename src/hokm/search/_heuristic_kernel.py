@@ -509,10 +509,10 @@ def sample_deals(cards, known, need, banned, count, seed, tries):
 
 
 # ----------------------------------------------------------------------------- playouts
-@njit("f8(i8, i8, i8[::1], i8, i8[::1], i8, i8[::1], i8, i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8)",
-      cache=True)
+@njit("f8(i8, i8, i8[::1], i8, i8[::1], i8, i8[::1], i8, i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8, i8, "
+      "i8[::1])", cache=True)
 def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, first, played, voids, deck,
-            own_discards, total_tricks, kot_points, hakem_koti_points, view_seat):
+            own_discards, total_tricks, kot_points, hakem_koti_points, view_seat, reach, state):
     """Every seat plays like the heuristic player to the end of the hand; the signed points for
     ``me``'s side (:meth:`hokm.search.lookahead.LookaheadEvaluator.playout`).
 
@@ -520,6 +520,10 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
     ``voids`` are the public history before the trick in progress, plus its cards;
     ``own_discards`` are cards that only ``view_seat`` knows to be out of play. The arrays
     ``hands``, ``trick``, ``seat_tricks`` and ``voids`` are changed in place: pass copies.
+
+    With ``reach`` above 0 the playout stops, returning NaN, once the seat to move holds at most
+    ``reach`` cards (after ``first``): the position is then in the arrays, and ``state`` holds
+    its leader, the length of its trick and the cards played, for the solver to take over.
     """
     tseats = np.zeros(3, dtype=np.int64)
     my_side = me % 2 if n == 4 else me
@@ -527,6 +531,9 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
     while True:
         seat = (leader + ntrick) % n
         hand = hands[seat]
+        if first < 0 and reach > 0 and popcount(hand) <= reach:
+            state[0], state[1], state[2] = leader, ntrick, played
+            return np.nan
         if first >= 0:
             c = first
             first = -1

@@ -66,13 +66,19 @@ class LookaheadEvaluator:
         """
         ev = cls(_no_solver, _NoSolver, (0, 0, 0))
         ev.name = "playout"
+        return ev.compiled()
+
+    def compiled(self) -> "LookaheadEvaluator":
+        """Play the heuristic part with the compiled twin of the heuristic player
+        (:mod:`hokm.search._heuristic_kernel`): the same cards, many times faster. One
+        difference: where the solver gives up (its node limit), the rest of the hand is played
+        out without asking it again. Without Numba this evaluator is returned unchanged."""
         try:
             from . import _heuristic_kernel
         except ImportError:  # no Numba: the Python rollout plays the same cards, slower
-            pass
-        else:
-            ev._kernel = _heuristic_kernel
-        return ev
+            return self
+        self._kernel = _heuristic_kernel
+        return self
 
     def prepare(self, view: SeatView) -> None:
         """Take the public history (cards played, voids shown) from the searching seat's view."""
@@ -159,8 +165,7 @@ class LookaheadEvaluator:
                 return float(out.points if out.winner == my_side else -out.points)
 
     def _compiled_rollout(self, pos: Position, me: int, first: int | None) -> float:
-        """:meth:`_rollout` to the end of the hand (no solver), in the compiled twin of the
-        heuristic player."""
+        """:meth:`_rollout` with the compiled heuristic player (see :meth:`compiled`)."""
         import numpy as np
 
         n = pos.n
@@ -169,12 +174,32 @@ class LookaheadEvaluator:
             trick[i] = int(c)
         voids = self._voids if len(self._voids) == n else [0] * n
         rules = pos.rules
-        return self._kernel.playout(  # type: ignore[union-attr]
-            n, pos.trump, np.array(pos.hands, dtype=np.int64), pos.leader, trick, len(pos.trick),
-            np.array(pos.seat_tricks, dtype=np.int64), pos.hakem, me, -1 if first is None else first,
-            self._played, np.array(voids, dtype=np.int64), self._deck, self._own_discards,
-            rules.total_tricks, rules.kot_points, rules.hakem_koti_points,
-            -1 if self._seat is None else self._seat)
+        hands = np.array(pos.hands, dtype=np.int64)
+        seat_tricks = np.array(pos.seat_tricks, dtype=np.int64)
+        void_arr = np.array(voids, dtype=np.int64)
+        state = np.zeros(3, dtype=np.int64)
+        reach = self.limits[n - 2]
+        args = (n, pos.trump, hands, pos.leader, trick, len(pos.trick), seat_tricks, pos.hakem, me,
+                -1 if first is None else first, self._played, void_arr, self._deck, self._own_discards,
+                rules.total_tricks, rules.kot_points, rules.hakem_koti_points,
+                -1 if self._seat is None else self._seat)
+        value = self._kernel.playout(*args, reach, state)  # type: ignore[union-attr]
+        if value == value:  # not NaN: the hand ended before the solver's reach
+            return value
+        leader, ntrick, played = (int(x) for x in state)
+        tail = Position(rules, pos.trump, [int(h) for h in hands], leader, [int(c) for c in trick[:ntrick]],
+                        [int(t) for t in seat_tricks], pos.hakem)
+        try:
+            result = self.solve(tail)
+        except self.limit_error:
+            return self._kernel.playout(  # type: ignore[union-attr]
+                n, pos.trump, hands, leader, trick, ntrick, seat_tricks, pos.hakem, me, -1, played,
+                void_arr, self._deck, self._own_discards, rules.total_tricks, rules.kot_points,
+                rules.hakem_koti_points, args[-1], 0, state)
+        if result.winner is None:  # three players: the mover loses, to one of two
+            return 0.0 if tail.to_move != me else float(result.value)
+        my_side = me % 2 if n == 4 else me
+        return float(result.points if result.winner == my_side else -result.points)
 
 
 __all__ = ["LookaheadEvaluator"]

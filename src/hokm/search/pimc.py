@@ -235,7 +235,7 @@ def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13), fal
         except ImportError:
             return PolicyRolloutEvaluator(seed)
         limit = 10 * dd_nodes if dd_nodes else None
-        return LookaheadEvaluator(lambda pos: dd.result(pos, limit), dd.limit_error, dd_cards)
+        return LookaheadEvaluator(lambda pos: dd.result(pos, limit), dd.limit_error, dd_cards).compiled()
     if kind == "dd":
         other = make_evaluator(fallback, dd_cards, seed=seed, dd_nodes=dd_nodes)
         try:
