@@ -191,3 +191,31 @@ def test_compiled_lookahead_hands_the_same_positions_to_the_solver(players: int)
             assert fast.move_values(pos) == slow.move_values(pos)
             checked += 1
     assert checked > 20
+
+
+def test_candidates_per_searched_deal_can_differ_by_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``oversample=(2, 3, 5)``: a four-player decision reads five candidates per searched deal."""
+    from dataclasses import replace
+
+    from hokm.search import pimc
+    from hokm.search.levels import LEVELS
+
+    seen = []
+    original = pimc.PimcBot._resampled
+
+    def spy(self, draw, play, start, cfg):
+        out = original(self, draw, play, start, cfg)
+        seen.append((cfg.oversample, len(out)))
+        return out
+
+    monkeypatch.setattr(pimc.PimcBot, "_resampled", spy)
+    cfg = replace(LEVELS["expert"], max_deals=6, min_deals=6, budget_s=10.0, oversample=(2, 3, 5),
+                  enumerate_limit=0)
+    for players, want in ((4, 5), (3, 3)):
+        view = next(v for v in play_positions(players, 7500, ("heuristic",))
+                    if len(v.hand) <= 7 and len(v.legal) > 1)
+        seen.clear()
+        pimc.PimcBot(cfg, seed=1).act(view)
+        assert seen == [(want, 6)]
+    bot = make_bot("pimc:expert,oversample=4/4/16", seed=1)
+    assert bot.config.oversample == (4, 4, 16)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hokm.bots.base import available_bots, make_bot
 from hokm.engine import Game, Phase, Rules
 from hokm.search.levels import LEVELS
@@ -57,12 +59,12 @@ def test_tuning_specs_change_settings_and_reject_bad_input() -> None:
         make_bot("pimc:hard,speed=9")
 
 
-def test_expert_hands_early_tricks_to_the_heuristic_and_searches_later() -> None:
-    """Before the solver's reach expert plays the heuristic's card; after it, it samples deals."""
+def test_hard_hands_early_tricks_to_the_heuristic_and_searches_later() -> None:
+    """Before the solver's reach hard plays the heuristic's card; after it, it samples deals."""
     from hokm.bots.base import make_bot as mk
 
     game = Game.new(Rules(players=4), seed=3)
-    expert, heuristic = mk("expert", seed=1), mk("heuristic", seed=1)
+    hard, heuristic = mk("hard", seed=1), mk("heuristic", seed=1)
     rng = random.Random(0)
     searched = early = 0
     while game.hand_index == 0:
@@ -71,12 +73,43 @@ def test_expert_hands_early_tricks_to_the_heuristic_and_searches_later() -> None
             continue
         view = game.view(game.to_move)
         if game.phase is Phase.PLAY and len(view.legal) > 1:
-            action = expert.act(view)
-            if len(view.hand) > LEVELS["expert"].dd_cards[2]:
-                assert action == heuristic.act(view) and expert.last_deals == 0
+            action = hard.act(view)
+            if len(view.hand) > LEVELS["hard"].dd_cards[2]:
+                assert action == heuristic.act(view) and hard.last_deals == 0
                 early += 1
             else:
-                assert expert.last_deals >= 1
+                assert hard.last_deals >= 1
                 searched += 1
         game.apply(heuristic.act(view))
     assert early and searched
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_expert_searches_with_the_settings_of_the_player_count(players: int) -> None:
+    """Four players: the first tricks are searched too (playouts, 1,024 candidates); three: every
+    card, over up to 160 deals; two: the level's own settings."""
+    from hokm.search.levels import LEVEL_PLAYERS
+
+    expert = make_bot("expert", seed=1)
+    want = LEVEL_PLAYERS["expert"].get(players, LEVELS["expert"])
+    game = Game.new(Rules(players=players), seed=4)
+    heuristic = make_bot("heuristic")
+    rng = random.Random(1)
+    first_trick = None
+    while game.hand_index == 0:
+        if game.phase is Phase.DEAL:
+            game.deal(rng=rng)
+            continue
+        view = game.view(game.to_move)
+        if game.phase is Phase.PLAY and len(view.legal) > 1:
+            assert expert.act(view) in view.legal
+            assert expert.config == want
+            if first_trick is None:
+                first_trick = expert.last_deals
+        game.apply(heuristic.act(view))
+    if players == 4:
+        assert want.early == "search" and want.oversample == 16 and first_trick >= 1
+    if players == 3:
+        assert want.dd_cards[1] == 17 and want.max_deals == 160 and first_trick >= 1
+    if players == 2:
+        assert want is LEVELS["expert"]

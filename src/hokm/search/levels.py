@@ -75,6 +75,18 @@ LEVELS: dict[str, SearchConfig] = {
                            evaluator3="playout"),
 }
 
+#: Settings that replace a level's own at tables of some player counts (``PimcBot(by_players=...)``).
+#: Four players: candidate deals for the play-read 64 of 1,024 instead of 256, and the first
+#: tricks searched too, each card scored by compiled heuristic playouts to the solver's reach
+#: (``early="search"``, ``fallback="playout"``; ``dd_nodes=0``: the solver only within its reach).
+#: Three players: every card searched with playouts, over 160 deals.
+LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
+    "expert": {
+        3: replace(LEVELS["expert"], max_deals=160, dd_cards=(13, 17, 8)),
+        4: replace(LEVELS["expert"], oversample=16, early="search", fallback="playout", dd_nodes=0),
+    },
+}
+
 _DESCRIPTIONS = {
     "easy": "beginner: a little search with noisy choices",
     "medium": "club player: sampled deals scored by rollouts",
@@ -83,7 +95,7 @@ _DESCRIPTIONS = {
 }
 
 for _name, _cfg in LEVELS.items():
-    _factory = pimc_bot(_cfg)
+    _factory = pimc_bot(_cfg, LEVEL_PLAYERS.get(_name))
     register_bot(_name, (lambda f, n: (lambda seed=None, **kw: f(seed=seed, name=n)))(_factory, _name),
                  _DESCRIPTIONS[_name])
 
@@ -108,7 +120,8 @@ def _tuned(argument: str, seed: int | None = None, **_: object) -> PimcBot:
         except ValueError:
             value = text
         changes[key] = value
-    return PimcBot(replace(LEVELS[level], **changes), seed=seed, name=f"pimc:{argument}")
+    per = {p: replace(c, **changes) for p, c in LEVEL_PLAYERS.get(level, {}).items()}
+    return PimcBot(replace(LEVELS[level], **changes), seed=seed, name=f"pimc:{argument}", by_players=per)
 
 
 register_prefix("pimc", _tuned)

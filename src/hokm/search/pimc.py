@@ -21,7 +21,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 from ..cards import SUIT_MASKS, Card, cards_in, mask_of
 from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard
@@ -118,8 +118,9 @@ class SearchConfig:
     #: (:mod:`hokm.search.play_model`); the factor per play the model would not make, 0 = off.
     play_miss: float = 0.0
     #: with ``play_miss``: candidate deals drawn per deal searched; the searched deals are
-    #: resampled from them in proportion to their weights.
-    oversample: int = 4
+    #: resampled from them in proportion to their weights. A tuple gives one number per player
+    #: count (index: players - 2), as ``dd_cards`` does.
+    oversample: int | tuple[int, int, int] = 4
     #: card play: processes that score deals (this one plus ``workers - 1`` helpers,
     #: :mod:`hokm.search.parallel`). Same answer, less wall-clock time; keep 1 where games
     #: already run one per core (the arena, the server's bot pool).
@@ -284,6 +285,12 @@ def _margins_for(cfg: SearchConfig, players: int) -> bool:
     return players in ((m,) if isinstance(m, int) else m)
 
 
+def _oversample(cfg: SearchConfig, players: int) -> int:
+    """Candidates per searched deal for this player count (``oversample`` may be per count)."""
+    o = cfg.oversample
+    return o if isinstance(o, int) else o[players - 2]
+
+
 def _cheapness(card: Card, trump: int | None) -> tuple[int, int]:
     """Tie-break key: prefer side-suit cards to trumps, then lower ranks."""
     return (1 if trump is not None and card // 13 == trump else 0, card % 13)
@@ -294,21 +301,43 @@ class PimcBot(Bot):
 
     def __init__(self, config: SearchConfig | None = None, *, seed: int | None = None,
                  name: str = "pimc", evaluator: Evaluator | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 by_players: Mapping[int, SearchConfig] | None = None) -> None:
+        """``by_players`` replaces ``config`` at tables of some player counts: a level can
+        search differently with 2, 3 and 4 players (the best settings differ) and still be one
+        bot. It is ignored when ``evaluator`` is given."""
         self.config = config or SearchConfig()
         self.rng = random.Random(seed)
         self._seed = 0 if seed is None else seed
         self.name = name
-        cfg = self.config
-        self.evaluator = evaluator or make_evaluator(cfg.evaluator, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes)
-        self.root_evaluator = (self.evaluator if cfg.root_evaluator == cfg.evaluator
-                               else make_evaluator(cfg.root_evaluator, cfg.dd_cards, cfg.fallback, seed))
-        self._main_evaluator = self.evaluator
-        self._evaluator3 = (None if evaluator is not None or not cfg.evaluator3 or cfg.evaluator3 == cfg.evaluator
-                            else make_evaluator(cfg.evaluator3, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes))
+        self._by_players = {} if evaluator is not None else dict(by_players or {})
+        self._base = self.config
+        self._setups: dict[SearchConfig, tuple] = {}
+        if evaluator is not None:
+            self._install(self.config, (evaluator, evaluator, None))
+        else:
+            self._configure(self.config)
         self.clock = clock
         self.last_deals = 0  # deals scored for the last decision (for tests and reports)
         self._rules_bot: Bot | None = None
+
+    def _configure(self, cfg: SearchConfig) -> None:
+        """Search with ``cfg`` from now on (its evaluators are built once and kept)."""
+        if cfg not in self._setups:
+            seed = self._seed
+            main = make_evaluator(cfg.evaluator, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes)
+            root = (main if cfg.root_evaluator == cfg.evaluator
+                    else make_evaluator(cfg.root_evaluator, cfg.dd_cards, cfg.fallback, seed))
+            three = (None if not cfg.evaluator3 or cfg.evaluator3 == cfg.evaluator
+                     else make_evaluator(cfg.evaluator3, cfg.dd_cards, cfg.fallback, seed, cfg.dd_nodes))
+            self._setups[cfg] = (main, root, three)
+        self._install(cfg, self._setups[cfg])
+
+    def _install(self, cfg: SearchConfig, setup: tuple) -> None:
+        self._setups[cfg] = setup
+        self.config = cfg
+        self._main_evaluator, self.root_evaluator, self._evaluator3 = setup
+        self.evaluator = self._main_evaluator
 
     # ------------------------------------------------------------------ entry point
     def act(self, view: SeatView) -> Action:
@@ -317,6 +346,8 @@ class PimcBot(Bot):
         if len(view.legal) == 1:
             self.last_deals = 0
             return view.legal[0]
+        if self._by_players:
+            self._configure(self._by_players.get(view.players, self._base))
         if self._delegate(view):
             self.last_deals = 0
             return self._heuristic().act(view)
@@ -369,8 +400,8 @@ class PimcBot(Bot):
         listed = enumerate_deals(kn, cfg.enumerate_limit)
         if listed is not None:
             return [(d, _weight(d, ev, play)) for d in listed]
-        if play is not None and cfg.oversample > 1:
-            return self._resampled(draw, play, start, cfg)
+        if play is not None and _oversample(cfg, view.players) > 1:
+            return self._resampled(draw, play, start, replace(cfg, oversample=_oversample(cfg, view.players)))
         return _LazyDeals(draw, cfg, start, self.clock)
 
     def _resampled(self, draw: "_Draw", play: "PlayEvidence",
@@ -640,12 +671,15 @@ class _LazyDeals:
             yield d, math.exp(self.draw.log_weight(d))
 
 
-def pimc_bot(config: SearchConfig | None = None, **overrides) -> Callable[..., PimcBot]:
-    """A registry factory for a search bot with ``config`` (plus field ``overrides``)."""
+def pimc_bot(config: SearchConfig | None = None, by_players: Mapping[int, SearchConfig] | None = None,
+             **overrides) -> Callable[..., PimcBot]:
+    """A registry factory for a search bot with ``config`` (plus field ``overrides``), and
+    ``by_players`` for the player counts that search otherwise."""
     cfg = replace(config or SearchConfig(), **overrides)
+    per = {p: replace(c, **overrides) for p, c in (by_players or {}).items()}
 
     def factory(seed: int | None = None, name: str = "pimc", **_: object) -> PimcBot:
-        return PimcBot(cfg, seed=seed, name=name)
+        return PimcBot(cfg, seed=seed, name=name, by_players=per)
 
     return factory
 
