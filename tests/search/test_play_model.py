@@ -193,3 +193,27 @@ def test_a_floor_stops_reading_only_deals_already_below_it() -> None:
                 assert cut == full  # nothing above the floor is cut short
             else:
                 assert full <= cut < floor  # an upper bound, still below the floor
+
+
+def test_two_workers_give_the_one_worker_answer_with_playouts_early() -> None:
+    """Expert's four-player first tricks (compiled playouts to the solver's reach) scored partly in
+    a helper process: the helper prepares its playouts from the same view."""
+    from hokm.search.levels import LEVEL_PLAYERS
+
+    game = heuristic_mid_hand(4, 12, plays=4)
+    view = game.view(game.to_move)
+    assert len(view.hand) > 8
+    cfg = replace(LEVEL_PLAYERS["expert"][4], max_deals=8, min_deals=8, budget_s=30.0, play_miss=0.0,
+                  anchor=-1.0)
+    seen: list[dict] = []
+    for bot in (PimcBot(cfg, seed=5), PimcBot(replace(cfg, workers=2), seed=5)):
+        original = bot._pick
+
+        def spy(scores, trump, key=None, _orig=original):
+            seen.append(dict(scores))
+            return _orig(scores, trump, key)
+
+        bot._pick = spy  # type: ignore[method-assign]
+        bot.act(view)
+        assert bot.last_deals == 8
+    assert seen[0] == pytest.approx(seen[1])

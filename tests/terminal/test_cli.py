@@ -174,6 +174,8 @@ def test_search_bots_get_the_workers_asked_for(capsys: pytest.CaptureFixture[str
 
     bots = _make_bots("expert", 4, 1, workers=2)
     assert {b.config.workers for b in bots.values()} == {2}  # type: ignore[attr-defined]
+    for players in (2, 3, 4):  # every player count's settings, not only the first used
+        assert {b._by_players.get(players, b._base).workers for b in bots.values()} == {2}  # type: ignore[attr-defined]
     assert {getattr(b, "config", None) for b in _make_bots("heuristic", 4, 1, workers=2).values()} == {None}
     assert main(["play", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err

@@ -43,8 +43,6 @@ def _make_bots(level: str, players: int, seed: int | None, workers: int = 1) -> 
     Search bots score their deals on ``workers`` processes: at a terminal nothing else runs,
     so both cores of a laptop answer the person twice as fast.
     """
-    from dataclasses import replace
-
     from ..search.pimc import PimcBot
 
     if workers < 1:
@@ -54,7 +52,7 @@ def _make_bots(level: str, players: int, seed: int | None, workers: int = 1) -> 
         raise ValueError(f"{level!r} sees every card: it is a reference for tests, not an opponent")
     for b in bots.values():
         if isinstance(b, PimcBot) and b.config.workers == 1 and workers > 1:
-            b.config = replace(b.config, workers=workers)
+            b.adjust(workers=workers)
     return bots
 
 

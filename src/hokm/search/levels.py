@@ -3,33 +3,38 @@
 Each level is the same search bot (:class:`hokm.search.pimc.PimcBot`) with a different amount of
 search, so strength grows with the budget:
 
-========  ==============================================  ==========  ===============
-level     card play                                       deals/move  budget/decision
-========  ==============================================  ==========  ===============
-easy      search, rollouts, noisy choices                 4           0.05 s
-medium    search, rollouts                                12          0.15 s
-hard      double-dummy from 7 cards in hand, play-read    10 of 30    0.35 s
-expert    double-dummy from 8 cards in hand, play-read    64 of 256   0.75 s
-          (three players: heuristic playouts from 9)
-========  ==============================================  ==========  ===============
+========  ==============================================  ============  ===============
+level     card play                                       deals/move    budget/decision
+========  ==============================================  ============  ===============
+easy      search, rollouts, noisy choices                 4             0.05 s
+medium    search, rollouts                                12            0.15 s
+hard      double-dummy from 7 cards in hand, play-read    10 of 30      0.35 s
+expert    4 players: every card; playouts to the solver   64 of 1,024   0.75 s
+          from 8 cards in hand, play-read
+          3 players: every card by playouts, play-read    160 of 640
+          2 players: double-dummy, play-read, margins     64 of 256
+========  ==============================================  ============  ===============
 
-(3 players: from 8 and 9 cards; 2 players: the whole hand.) Before that point the solver
-needs seconds per deal, and searching over rollouts measured weaker than the heuristic bot's
-own play, so ``hard`` and ``expert`` play those first tricks with the heuristic (``early``).
-From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's too:
+(``hard``: the solver from 8 cards with 3 players and the whole hand with 2.) Before the solver's
+reach an exact search needs seconds per deal, so ``hard`` plays those first tricks with the
+heuristic (``early``). ``expert`` searches them with four players, scoring each card on each deal
+by *playouts*: every seat plays like the heuristic player, from its own knowledge in the deal, to
+the solver's reach, which then scores the rest exactly (``early="search"``,
+``fallback="playout"``). The playouts and the play-read run on a compiled twin of the heuristic
+player (:mod:`hokm.search._heuristic_kernel`), which is what makes a thousand candidate deals
+and five playouts per card and deal fit in a few milliseconds.
+From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's:
 the sampled-deal versions (``root="search"``, kept for ``easy`` and for tuning with
 ``pimc:LEVEL,root=search``, or ``trump=search`` for the trump alone) measured weaker than its
 rules in 2-player games and no better with 4 players (``docs/arena.md``). The solver
 searches at most ``10 * dd_nodes`` nodes per deal; a deal it cannot finish is rolled out.
 
-*Play-read* (``hard``, ``expert``): the deals searched are drawn from three to four times as many
+*Play-read* (``hard``, ``expert``): the deals searched are drawn from several times as many
 candidates in proportion to how well each explains the others' plays so far
 (:mod:`hokm.search.play_model`), and the heuristic bot's card is kept unless the search finds a
 strictly better one (``anchor``). Both measured clearly better than plain sampling, above all
 with two players, where most cards tie on "who wins the hand" and the tie-break decides.
-More candidates and more searched deals kept helping with four and two players (``expert``'s
-64 of 256 over 24 of 96, and 64 of 512 more still; not with three players), at a time per
-decision that stays far under the budget (``docs/arena.md``).
+More candidates kept helping with four players up to about a thousand (``docs/arena.md``).
 
 With two players the opponent's hand is drawn from the odds that each unseen card is in it
 rather than among his discards (``keep_model="table"``, :func:`hokm.search.inference.kept_odds`):
@@ -41,12 +46,14 @@ under perfect play (``margins``: a safer win, a closer loss), which measured bet
 of two-player deals tried; with four players it changed nothing measurable (``docs/arena.md``).
 
 With three players ``expert`` scores its cards by heuristic playouts instead of the solver
-(``evaluator3="playout"``): after the candidate card every seat plays like the heuristic bot to
-the end of the hand. The solver's three-player search is paranoid (the other two play together
-against the mover), so it calls most positions lost whatever the mover plays and the search
-learns nothing; the real opponents each play for themselves. On the same 600 three-player hands
-the playouts won 50.2% against 40.5% for the solver, and the solver-playing oracle only 42.8%
-(``docs/arena.md``).
+(``evaluator3="playout"``), from the first trick on: after the candidate card every seat plays
+like the heuristic bot to the end of the hand. The solver's three-player search is paranoid (the
+other two play together against the mover), so it calls most positions lost whatever the mover
+plays and the search learns nothing; the real opponents each play for themselves. A single
+playout per deal is a noisy judge, so more deals keep helping up to about 160 (``docs/arena.md``).
+
+The settings that differ by player count are in :data:`LEVEL_PLAYERS`; ``pimc:expert,key=value``
+changes a setting for every player count.
 
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.

@@ -313,6 +313,7 @@ class PimcBot(Bot):
         self._by_players = {} if evaluator is not None else dict(by_players or {})
         self._base = self.config
         self._setups: dict[SearchConfig, tuple] = {}
+        self._fixed = evaluator is not None
         if evaluator is not None:
             self._install(self.config, (evaluator, evaluator, None))
         else:
@@ -320,6 +321,16 @@ class PimcBot(Bot):
         self.clock = clock
         self.last_deals = 0  # deals scored for the last decision (for tests and reports)
         self._rules_bot: Bot | None = None
+
+    def adjust(self, **changes: object) -> None:
+        """Change settings for every player count at once (``workers=2`` at a terminal)."""
+        self._base = replace(self._base, **changes)  # type: ignore[arg-type]
+        self._by_players = {p: replace(c, **changes) for p, c in self._by_players.items()}  # type: ignore[arg-type]
+        cfg = replace(self.config, **changes)  # type: ignore[arg-type]
+        if self._fixed:
+            self._install(cfg, self._setups[self.config])
+        else:
+            self._configure(cfg)
 
     def _configure(self, cfg: SearchConfig) -> None:
         """Search with ``cfg`` from now on (its evaluators are built once and kept)."""
