@@ -22,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._dds_kernel import high_bit, low_bit
 
 SUIT = np.int64(0x1FFF)
 
-# Plain compiled calls, not ``inline="always"``: Numba 0.68 mis-evaluated a comparison after
-# inlining a multi-statement bit helper here (tests/search/test_heuristic_kernel.py caught it).
+# A plain compiled call, not the solver's inlined ``popcount``: Numba 0.68 mis-evaluated a
+# comparison of its inlined result here (tests/search/test_heuristic_kernel.py caught it).
 
 
 @njit("i8(i8)", cache=True)
@@ -36,35 +37,6 @@ def popcount(x):
         x &= x - 1
         n += 1
     return n
-
-
-@njit("i8(i8)", cache=True)
-def high_bit(x):
-    """Index of the highest set bit of a non-zero mask below 2**62."""
-    n = 0
-    if x >> 32:
-        x >>= 32
-        n += 32
-    if x >> 16:
-        x >>= 16
-        n += 16
-    if x >> 8:
-        x >>= 8
-        n += 8
-    if x >> 4:
-        x >>= 4
-        n += 4
-    if x >> 2:
-        x >>= 2
-        n += 2
-    if x >> 1:
-        n += 1
-    return n
-
-
-@njit("i8(i8)", cache=True)
-def low_bit(x):
-    return high_bit(x & -x)
 
 
 @njit(cache=True)
