@@ -169,6 +169,18 @@ def junk(hand, unseen, trump, mask):
     return best
 
 
+@njit("i8(i8, i8, i8, i8[::1], i8, i8, i8, i8)", cache=True)
+def _first_sure(me, hand, unseen, voids, trump, winners, led, opps_after):
+    """The lowest of ``winners`` that no later opponent can beat, or -1."""
+    rest = winners
+    while rest:
+        c = low_bit(rest)
+        rest &= rest - 1
+        if not can_beat(me, hand, unseen, voids, trump, c, led, opps_after):
+            return c
+    return -1
+
+
 @njit("i8(i8, i8, i8, i8, i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8)", cache=True)
 def _follow(me, trump, hand, unseen, voids, tseats, tcards, ntrick, legal, partner, after, opps_after):
     led = tcards[0] // 13
@@ -195,12 +207,9 @@ def _follow(me, trump, hand, unseen, voids, tseats, tcards, ntrick, legal, partn
             return low_bit(legal)
         if last:
             return low_bit(winners)
-        rest = winners
-        while rest:
-            c = low_bit(rest)
-            rest &= rest - 1
-            if not can_beat(me, hand, unseen, voids, trump, c, led, opps_after):
-                return c
+        c = _first_sure(me, hand, unseen, voids, trump, winners, led, opps_after)
+        if c >= 0:
+            return c
         if partner_winning:
             return low_bit(legal)
         s = 0
@@ -211,24 +220,13 @@ def _follow(me, trump, hand, unseen, voids, tseats, tcards, ntrick, legal, partn
         if partner >= 0 and (after >> partner) & 1:
             return low_bit(legal)
         top = lowest_equivalent(hand, unseen, high_bit(winners))
-        rest = winners
-        while rest:
-            c = low_bit(rest)
-            rest &= rest - 1
-            if c >= top:
-                return c
-        return -1  # unreachable: the highest winner is at least its lowest equivalent
+        return low_bit(winners & ~((np.int64(1) << top) - 1))  # the cheapest winner as good as the best
 
     if winners:
         if last:
             return low_bit(winners)
-        rest = winners
-        while rest:
-            c = low_bit(rest)
-            rest &= rest - 1
-            if not can_beat(me, hand, unseen, voids, trump, c, led, opps_after):
-                return c
-        return low_bit(winners)
+        c = _first_sure(me, hand, unseen, voids, trump, winners, led, opps_after)
+        return c if c >= 0 else low_bit(winners)
     return junk(hand, unseen, trump, legal)
 
 
