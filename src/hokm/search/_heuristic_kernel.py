@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._dds_kernel import high_bit, low_bit
+from ._dds_kernel import decided3, high_bit, low_bit, trick_winner
 
 SUIT = np.int64(0x1FFF)
 
@@ -530,15 +530,11 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
         ntrick += 1
         if ntrick < n:
             continue
-        best = 0
-        for i in range(1, n):
-            if beats(trick[i], trick[best], trump):
-                best = i
-        winner = (leader + best) % n
+        winner = trick_winner(trick, leader, trump, n)
         seat_tricks[winner] += 1
         ntrick = 0
         leader = winner
-        # Who has won the hand, and for how many points (hokm.engine.scoring.hand_outcome).
+        # Who has won the hand (hokm.engine.scoring.hand_outcome; the solver's own test of it).
         side = -1
         kot = False
         if n != 3:
@@ -549,25 +545,7 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
             elif t1 >= 7:
                 side, kot = 1, t0 == 0
         else:
-            done = seat_tricks[0] + seat_tricks[1] + seat_tricks[2]
-            left = total_tricks - done
-            for p in range(3):
-                q, r = (p + 1) % 3, (p + 2) % 3
-                if seat_tricks[p] == 7 and seat_tricks[q] == 0 and seat_tricks[r] == 0:
-                    side, kot = p, True
-                    break
-            if side < 0:
-                for p in range(3):
-                    q, r = (p + 1) % 3, (p + 2) % 3
-                    if seat_tricks[p] > seat_tricks[q] + left and seat_tricks[p] > seat_tricks[r] + left:
-                        side = p
-                        break
-            if side < 0 and left == 0:
-                for p in range(3):
-                    q, r = (p + 1) % 3, (p + 2) % 3
-                    if seat_tricks[q] == seat_tricks[r] and seat_tricks[q] > seat_tricks[p]:
-                        side = p
-                        break
+            side, kot = decided3(seat_tricks[0], seat_tricks[1], seat_tricks[2], total_tricks)
         if side < 0:
             continue
         points = (kot_points if side == hakem_side else hakem_koti_points) if kot else 1
