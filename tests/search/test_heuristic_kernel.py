@@ -16,7 +16,7 @@ from hokm.cards import cards_in
 from hokm.engine import Game, Phase, Rules
 from hokm.search import _heuristic_kernel as hk
 from hokm.search.play_model import PlayEvidence
-from hokm.search.sampler import knowledge, sample_deal
+from hokm.search.sampler import knowledge, sample_deal, voids_of
 
 
 def play_positions(players: int, seed: int, bots: tuple[str, ...]):
@@ -89,13 +89,7 @@ def test_compiled_play_read_gives_the_python_weights(players: int) -> None:
 
 def test_compiled_sampler_obeys_the_facts_and_draws_like_the_python_one() -> None:
     """Hands of the right sizes, no card twice, voids respected; card-to-seat frequencies match."""
-    game = None
-    for view in play_positions(4, 7200, ("heuristic",)):
-        if len(view.completed) >= 4 and any(view_voids(view)):
-            game = view
-            break
-    assert game is not None
-    view = game
+    view = next(v for v in play_positions(4, 7200, ("heuristic",)) if len(v.completed) >= 4 and any(voids_of(v)))
     kn = knowledge(view)
     rows = hk.sample_deals(np.array(cards_in(kn.unknown), dtype=np.int64), np.array(kn.known, dtype=np.int64),
                            np.array(kn.need, dtype=np.int64), np.array(kn.banned, dtype=np.int64), 4000, 11, 200)
@@ -131,12 +125,6 @@ def test_compiled_sampler_reports_impossible_constraints() -> None:
     rows = hk.sample_deals(spades, np.zeros(2, dtype=np.int64), np.array([1, 1], dtype=np.int64),
                            np.array([0x1FFF, 0x1FFF], dtype=np.int64), 3, 1, 5)
     assert (rows == -1).all()
-
-
-def view_voids(view) -> list[int]:
-    from hokm.search.sampler import voids_of
-
-    return voids_of(view)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Protocol, Sequence
 
+import numpy as np
+
 from ..cards import SUIT_MASKS, Card, cards_in, mask_of
 from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard
 from ..engine.view import SeatView
@@ -55,12 +57,6 @@ def _kernel():
 
 
 _KERNEL: object = False
-
-
-def _np():
-    import numpy
-
-    return numpy
 
 
 class Evaluator(Protocol):
@@ -432,11 +428,11 @@ class PimcBot(Bot):
                 rows = draw.batch(min(CHUNK, want - len(cands)))
                 batch = rows.tolist()
                 base = [draw.log_weight(d) for d in batch]
-                reads = play.log_weights(rows, _np().array(base), PRUNE_LOG, best)
-                for d, b, r in zip(batch, base, reads.tolist()):
-                    cands.append(d)
-                    logs.append(b + r)
-                best = max(best, max(logs))
+                reads = play.log_weights(rows, np.array(base), PRUNE_LOG, best)
+                totals = [b + r for b, r in zip(base, reads.tolist())]
+                cands += batch
+                logs += totals
+                best = max(best, max(totals))
         else:
             for i in range(want):
                 if i >= floor_count and self.clock() - start > cfg.budget_s / 2:
@@ -649,7 +645,6 @@ class _Draw:
 
     def batch(self, count: int):
         """``count`` deals as an ``int64`` array (a row per deal), compiled where it can be."""
-        np = _np()
         if self.fill is not None:
             return np.array([self.fill.sample(self.rng) for _ in range(count)], dtype=np.int64)
         kn = self.kn
