@@ -19,10 +19,10 @@ expert    4 players: every card; playouts to the solver   64 of 1,024   0.75 s
 reach an exact search needs seconds per deal, so ``hard`` plays those first tricks with the
 heuristic (``early``). ``expert`` searches them with four players, scoring each card on each deal
 by *playouts*: every seat plays like the heuristic player, from its own knowledge in the deal, to
-the solver's reach, which then scores the rest exactly (``early="search"``,
-``fallback="playout"``). The playouts and the play-read run on a compiled twin of the heuristic
-player (:mod:`hokm.search._heuristic_kernel`), which is what makes a thousand candidate deals
-and five playouts per card and deal fit in a few milliseconds.
+the end of the hand (``early="search"``, ``fallback="playout"``); from the solver's reach on
+the solver scores the cards. The playouts and the play-read run on a compiled twin of the
+heuristic player (:mod:`hokm.search._heuristic_kernel`), which is what makes a thousand candidate
+deals and a playout per legal card and deal fit in a few milliseconds.
 From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's:
 the sampled-deal versions (``root="search"``, kept for ``easy`` and for tuning with
 ``pimc:LEVEL,root=search``, or ``trump=search`` for the trump alone) measured weaker than its
@@ -84,7 +84,7 @@ LEVELS: dict[str, SearchConfig] = {
 
 #: Settings that replace a level's own at tables of some player counts (``PimcBot(by_players=...)``).
 #: Four players: candidate deals for the play-read 64 of 1,024 instead of 256, and the first
-#: tricks searched too, each card scored by compiled heuristic playouts to the solver's reach
+#: tricks searched too, each card scored by compiled heuristic playouts to the end of the hand
 #: (``early="search"``, ``fallback="playout"``; ``dd_nodes=0``: the solver only within its reach).
 #: Three players: every card searched with playouts, over 160 deals.
 LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
