@@ -86,8 +86,8 @@ def test_hard_hands_early_tricks_to_the_heuristic_and_searches_later() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_expert_searches_with_the_settings_of_the_player_count(players: int) -> None:
-    """Four players: the first tricks are searched too (playouts, 1,024 candidates); three: every
-    card, over up to 160 deals; two: the level's own settings."""
+    """Four players: every card by playouts, over up to 320 deals of 5,120 candidates; three:
+    every card by playouts, over up to 160 deals; two: the level's own settings."""
     from hokm.search.levels import LEVEL_PLAYERS
 
     expert = make_bot("expert", seed=1)
@@ -108,7 +108,8 @@ def test_expert_searches_with_the_settings_of_the_player_count(players: int) -> 
                 first_trick = expert.last_deals
         game.apply(heuristic.act(view))
     if players == 4:
-        assert want.early == "search" and want.oversample == 16 and first_trick >= 1
+        assert want.early == "search" and want.evaluator == "playout" and want.oversample == 16
+        assert want.max_deals == 320 and first_trick >= 1
     if players == 3:
         assert want.dd_cards[1] == 17 and want.max_deals == 160 and first_trick >= 1
     if players == 2:

@@ -9,20 +9,17 @@ level     card play                                       deals/move    budget/d
 easy      search, rollouts, noisy choices                 4             0.05 s
 medium    search, rollouts                                12            0.15 s
 hard      double-dummy from 7 cards in hand, play-read    10 of 30      0.35 s
-expert    4 players: every card; playouts to the solver   64 of 1,024   0.75 s
-          from 8 cards in hand, play-read
+expert    4 players: every card by playouts, play-read    320 of 5,120  0.75 s
           3 players: every card by playouts, play-read    160 of 640
           2 players: double-dummy, play-read, margins     64 of 256
 ========  ==============================================  ============  ===============
 
 (``hard``: the solver from 8 cards with 3 players and the whole hand with 2.) Before the solver's
 reach an exact search needs seconds per deal, so ``hard`` plays those first tricks with the
-heuristic (``early``). ``expert`` searches them with four players, scoring each card on each deal
-by *playouts*: every seat plays like the heuristic player, from its own knowledge in the deal, to
-the end of the hand (``early="search"``, ``fallback="playout"``); from the solver's reach on
-the solver scores the cards. The playouts and the play-read run on a compiled twin of the
-heuristic player (:mod:`hokm.search._heuristic_kernel`), which is what makes a thousand candidate
-deals and a playout per legal card and deal fit in a few milliseconds.
+heuristic (``early``). ``expert`` with three and four players searches every card, from the
+first trick on, by *playouts* (below). The playouts and the play-read run on a compiled twin of
+the heuristic player (:mod:`hokm.search._heuristic_kernel`), which is what makes thousands of
+candidate deals and a playout per legal card and deal fit in a few milliseconds.
 From ``medium`` up, trump, the two-player discards and the draws are the heuristic bot's:
 the sampled-deal versions (``root="search"``, kept for ``easy`` and for tuning with
 ``pimc:LEVEL,root=search``, or ``trump=search`` for the trump alone) measured weaker than its
@@ -45,12 +42,15 @@ With two players ``expert`` also separates cards of equal expected value by thei
 under perfect play (``margins``: a safer win, a closer loss), which measured better on every set
 of two-player deals tried; with four players it changed nothing measurable (``docs/arena.md``).
 
-With three players ``expert`` scores its cards by heuristic playouts instead of the solver
-(``evaluator3="playout"``), from the first trick on: after the candidate card every seat plays
-like the heuristic bot to the end of the hand. The solver's three-player search is paranoid (the
-other two play together against the mover), so it calls most positions lost whatever the mover
-plays and the search learns nothing; the real opponents each play for themselves. A single
-playout per deal is a noisy judge, so more deals keep helping up to about 160 (``docs/arena.md``).
+With three and four players ``expert`` scores its cards by heuristic playouts instead of the
+solver (``evaluator="playout"``, ``evaluator3="playout"``): after the candidate card every seat
+plays like the heuristic bot, from its own knowledge in the deal, to the end of the hand. With
+three players the solver's search is paranoid (the other two play together against the mover),
+so it calls most positions lost whatever the mover plays and the search learns nothing; the real
+opponents each play for themselves. With four players the solver is exact but assumes every seat
+sees every card; the playouts won more hands from the first trick to the last (``docs/arena.md``).
+A single playout per deal is a noisy judge, so more deals keep helping: up to about 160 with
+three players, and at least to 320 with four.
 
 The settings that differ by player count are in :data:`LEVEL_PLAYERS`; ``pimc:expert,key=value``
 changes a setting for every player count.
@@ -83,14 +83,13 @@ LEVELS: dict[str, SearchConfig] = {
 }
 
 #: Settings that replace a level's own at tables of some player counts (``PimcBot(by_players=...)``).
-#: Four players: candidate deals for the play-read 64 of 1,024 instead of 256, and the first
-#: tricks searched too, each card scored by compiled heuristic playouts to the end of the hand
-#: (``early="search"``, ``fallback="playout"``; ``dd_nodes=0``: the solver only within its reach).
+#: Four players: every card searched (``early="search"``) and scored by compiled heuristic
+#: playouts to the end of the hand, over 320 deals drawn from 5,120 candidates.
 #: Three players: every card searched with playouts, over 160 deals.
 LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
     "expert": {
         3: replace(LEVELS["expert"], max_deals=160, dd_cards=(13, 17, 8)),
-        4: replace(LEVELS["expert"], oversample=16, early="search", fallback="playout", dd_nodes=0),
+        4: replace(LEVELS["expert"], evaluator="playout", early="search", max_deals=320, oversample=16),
     },
 }
 
