@@ -57,11 +57,10 @@ def pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _score(config: "SearchConfig", seed: int, view: "SeatView",
-           positions: list["Position"]) -> list[list[tuple[dict[int, float], dict[int, float], float]]]:
+           positions: list["Position"]) -> list[tuple[dict[int, float], dict[int, float]]]:
     """In a helper: every legal card's value (and, with ``config.margins``, its trick margin)
-    on each position, with card indices as keys, in the parts of
-    :func:`hokm.search.pimc.score_position`."""
-    from .pimc import _margins_for, make_evaluator, score_position
+    on each position, with card indices as keys."""
+    from .pimc import _margins_for, make_evaluator
 
     kind = config.evaluator3 if view.players == 3 and config.evaluator3 else config.evaluator
     key = (config, seed, kind)
@@ -71,10 +70,14 @@ def _score(config: "SearchConfig", seed: int, view: "SeatView",
     prep = getattr(ev, "prepare", None)
     if prep is not None:
         prep(view)
-    with_margins = _margins_for(config, view.players)
-    return [[({int(c): v for c, v in values.items()}, {int(c): m for c, m in margins.items()}, share)
-             for values, margins, share in score_position(ev, p, with_margins, config.blend)]
-            for p in positions]
+    out = []
+    for p in positions:
+        if _margins_for(config, view.players) and hasattr(ev, "move_margins"):
+            values, margins = ev.move_margins(p)
+        else:
+            values, margins = ev.move_values(p), {}
+        out.append(({int(c): v for c, v in values.items()}, {int(c): m for c, m in margins.items()}))
+    return out
 
 
 def submit(config: "SearchConfig", seed: int, view: "SeatView", positions: list["Position"]) -> Future:

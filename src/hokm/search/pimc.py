@@ -129,11 +129,6 @@ class SearchConfig:
     #: heuristic bot's card and the cheapest card. ``True`` for two and four players, or the
     #: player counts to use it for (``(2,)``; a single number names one).
     margins: bool | int | tuple[int, ...] = False
-    #: with "dd": where the solver scores a position, the fallback scores it too and counts for
-    #: this share of the card's value (0: the solver alone). The solver assumes every seat sees
-    #: every card; the fallback's playouts have each seat play from what it knows, so the two
-    #: err in different ways. Mixed as game values (:func:`game_value`), not raw points.
-    blend: float = 0.0
 
 
 class DDEvaluator:
@@ -177,13 +172,11 @@ class HybridEvaluator:
                  node_limit: int = 0) -> None:
         self.dd, self.fallback, self.limits, self.node_limit = dd, fallback, limits, node_limit
         self.exact = self.tried = 0  # positions solved exactly / attempted with the node limit
-        self.last_exact = False  # whether the solver scored the last position
 
     def _small(self, pos: Position) -> bool:
         return pos.hands[pos.to_move].bit_count() <= self.limits[pos.n - 2]
 
     def _run(self, pos: Position, method: str, fallback: Callable | None = None):
-        self.last_exact = True
         if self._small(pos) and not self.node_limit:
             self.exact += 1
             return getattr(self.dd, method)(pos)
@@ -197,7 +190,6 @@ class HybridEvaluator:
                 return value
             except self.dd.limit_error:
                 pass
-        self.last_exact = False
         return (fallback or getattr(self.fallback, method))(pos)
 
     def prepare(self, view: SeatView) -> None:
@@ -249,22 +241,6 @@ def make_evaluator(kind: str, dd_cards: tuple[int, int, int] = (13, 13, 13), fal
             return other
         return HybridEvaluator(dd, other, dd_cards, dd_nodes)
     raise ValueError(f"unknown evaluator {kind!r} (expected 'dd', 'rollout', 'heuristic', 'playout' or 'lookahead')")
-
-
-Scored = list[tuple[dict[Card, float], dict[Card, float], float]]
-
-
-def score_position(ev: Evaluator, pos: Position, with_margins: bool, blend: float = 0.0) -> Scored:
-    """Every legal card's value on ``pos`` as ``(values, margins, share)`` parts, the shares
-    summing to one: the evaluator's alone, or with ``blend`` (:class:`SearchConfig`) the solver's
-    and its fallback's where the solver scored the position. Margins come with the solver's part."""
-    if with_margins and hasattr(ev, "move_margins"):
-        values, margins = ev.move_margins(pos)  # type: ignore[attr-defined]
-    else:
-        values, margins = ev.move_values(pos), {}
-    if blend and getattr(ev, "last_exact", False):
-        return [(values, margins, 1.0 - blend), (ev.fallback.move_values(pos), {}, blend)]  # type: ignore[attr-defined]
-    return [(values, margins, 1.0)]
 
 
 def game_value(view: SeatView, points: float) -> float:
@@ -515,17 +491,18 @@ class PimcBot(Bot):
         for hands, w in deals:
             if future is not None and count and self.clock() - start > cfg.budget_s:
                 break  # the helpers' share still counts; the lazy deals check the clock themselves
-            for values, margin, share in score_position(self.evaluator, _position(view, hands), with_margins,
-                                                        cfg.blend):
-                add(values, margin, w * share)
+            pos = _position(view, hands)
+            if with_margins:
+                add(*self.evaluator.move_margins(pos), w)  # type: ignore[attr-defined]
+            else:
+                add(self.evaluator.move_values(pos), {}, w)
             weight_sum += w
             count += 1
         if future is not None:
             from .parallel import as_cards
 
-            for (_, w), parts in zip(remote, future.result()):
-                for values, margin, share in parts:
-                    add(as_cards(values), as_cards(margin), w * share)
+            for (_, w), (values, margin) in zip(remote, future.result()):
+                add(as_cards(values), as_cards(margin) if with_margins else {}, w)
                 weight_sum += w
                 count += 1
         self.last_deals = count
@@ -714,4 +691,4 @@ def pimc_bot(config: SearchConfig | None = None, by_players: Mapping[int, Search
 
 
 __all__ = ["PimcBot", "SearchConfig", "Evaluator", "DDEvaluator", "HybridEvaluator", "game_value",
-           "make_evaluator", "pimc_bot", "score_position"]
+           "make_evaluator", "pimc_bot"]
