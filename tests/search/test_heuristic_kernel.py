@@ -155,6 +155,39 @@ def test_compiled_playouts_score_like_the_python_rollout(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_batch_of_deals_gets_the_values_of_one_deal_at_a_time(players: int) -> None:
+    """``values_for_deals`` (one compiled call for many deals) against ``move_values`` per deal,
+    compiled and in Python."""
+    from dataclasses import replace
+
+    from hokm.search.lookahead import LookaheadEvaluator
+    from hokm.search.rollout import Position
+
+    fast = LookaheadEvaluator.playout()
+    slow = LookaheadEvaluator.playout()
+    slow._kernel = None
+    checked = 0
+    for seed in range(4):
+        for view in play_positions(players, 7500 + seed, ("heuristic", "random")):
+            if len(view.legal) < 2 or view.hand_index % 2:
+                continue
+            rng = random.Random(checked)
+            deals = [sample_deal(knowledge(view), rng) for _ in range(5)]
+            pos = Position(view.rules, int(view.trump), deals[0], view.leader, [c for _, c in view.trick],
+                           list(view.seat_tricks), view.hakem)
+            fast.prepare(view)
+            slow.prepare(view)
+            cards, rows = fast.values_for_deals(pos, deals)
+            assert cards == pos.legal() and len(rows) == len(deals)
+            for hands, row in zip(deals, rows):
+                one = fast.move_values(replace(pos, hands=hands))
+                assert row == [one[c] for c in cards]
+            assert slow.values_for_deals(pos, deals) == (cards, rows)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_compiled_lookahead_hands_the_same_positions_to_the_solver(players: int) -> None:
     """Heuristic play to the solver's reach, then the solver: compiled and Python agree."""
     from hokm.search.lookahead import LookaheadEvaluator

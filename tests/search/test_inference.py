@@ -79,3 +79,26 @@ def test_count_model_is_still_available_and_unknown_models_are_refused() -> None
     assert len(set(round(math.log(w), 9) for w in weights)) > 1
     with pytest.raises(ValueError, match="trump_model"):
         Evidence(view, trump_model="guess")
+
+
+@pytest.mark.parametrize("players, model", [(4, "choice"), (4, "count"), (3, "choice"), (2, "table")])
+def test_many_deals_get_the_weights_of_one_deal_at_a_time(players: int, model: str) -> None:
+    """``residual_log_weights`` (an array of deals) is :meth:`Evidence.residual_log_weight`
+    per deal, bit for bit: the Hâkem's holding and the high cards of suits thrown off."""
+    import numpy as np
+
+    checked = 0
+    for seed in range(12):
+        for plays in (3, 9, 17):
+            game = play_until(players, 300 + seed, plays)
+            view = game.view(game.to_move)
+            kwargs = {"keep_model": model} if model == "table" else {"trump_model": model}
+            ev = Evidence(view, **kwargs)
+            if not ev.active:
+                continue
+            rng = random.Random(seed)
+            deals = [sample_deal(knowledge(view), rng) for _ in range(60)]
+            assert ev.residual_log_weights(np.array(deals, dtype=np.int64)).tolist() == [
+                ev.residual_log_weight(d) for d in deals]
+            checked += 1
+    assert checked >= 12

@@ -217,3 +217,33 @@ def test_two_workers_give_the_one_worker_answer_with_playouts_early() -> None:
         bot.act(view)
         assert bot.last_deals == 8
     assert seen[0] == pytest.approx(seen[1])
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_playouts_scored_in_batches_give_the_deal_by_deal_scores(players: int) -> None:
+    """Expert's playouts, a chunk of deals per compiled call, add up to the same card scores
+    as one deal at a time."""
+    from hokm.search.levels import LEVEL_PLAYERS
+
+    cfg = replace(LEVEL_PLAYERS["expert"][players], max_deals=100, min_deals=100, budget_s=30.0, anchor=-1.0)
+    for plays in (3, 14, 25):
+        game = heuristic_mid_hand(players, 21, plays=plays)
+        view = game.view(game.to_move)
+        seen: list[dict] = []
+        for batched in (True, False):
+            bot = PimcBot(cfg, seed=8)
+            bot._configure(cfg)
+            if not batched:
+                bot._main_evaluator.values_for_deals = None  # type: ignore[attr-defined]
+                if bot._evaluator3 is not None:
+                    bot._evaluator3.values_for_deals = None  # type: ignore[attr-defined]
+            original = bot._pick
+
+            def spy(scores, trump, key=None, _orig=original):
+                seen.append(dict(scores))
+                return _orig(scores, trump, key)
+
+            bot._pick = spy  # type: ignore[method-assign]
+            bot.act(view)
+            assert bot.last_deals == 100
+        assert seen[0] == seen[1]

@@ -550,3 +550,32 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
             continue
         points = (kot_points if side == hakem_side else hakem_koti_points) if kot else 1
         return float(points) if side == my_side else -float(points)
+
+
+@njit("f8[:, ::1](i8, i8, i8[:, ::1], i8, i8[::1], i8, i8[::1], i8, i8, i8[::1], i8, i8[::1], i8, i8, i8, i8, "
+      "i8, i8)", cache=True)
+def playout_values(n, trump, deals, leader, trick, ntrick, seat_tricks, hakem, me, cards, played, voids,
+                   deck, own_discards, total_tricks, kot_points, hakem_koti_points, view_seat):
+    """:func:`playout` to the end of the hand of every card of ``cards`` on every deal (a row of
+    ``deals`` holds the ``n`` hands): the signed points for ``me``'s side, a row per deal and a
+    column per card. One call scores a whole batch of deals, so the caller's per-playout
+    overhead (arrays built, a call into compiled code) is paid once."""
+    k = deals.shape[0]
+    m = cards.shape[0]
+    out = np.empty((k, m))
+    hands = np.empty(n, dtype=np.int64)
+    tr = np.empty(4, dtype=np.int64)
+    st = np.empty(n, dtype=np.int64)
+    vd = np.empty(n, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
+    for i in range(k):
+        for j in range(m):
+            for s in range(n):
+                hands[s] = deals[i, s]
+                st[s] = seat_tricks[s]
+                vd[s] = voids[s]
+            for s in range(4):
+                tr[s] = trick[s]
+            out[i, j] = playout(n, trump, hands, leader, tr, ntrick, st, hakem, me, cards[j], played, vd, deck,
+                                own_discards, total_tricks, kot_points, hakem_koti_points, view_seat, 0, state)
+    return out

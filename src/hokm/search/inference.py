@@ -238,5 +238,42 @@ class Evidence:
             lw += self.throw_log * (hands[seat] & SUIT_MASKS[suit] & HIGH_RANKS_MASK).bit_count()
         return lw
 
+    def residual_log_weights(self, rows):
+        """:meth:`residual_log_weight` of many deals at once, bit for bit: ``rows`` is an
+        ``int64`` array with a deal (the hands by seat) per row; returns a float array."""
+        import numpy as np
+
+        bits = _suit_bit_counts()
+        lw = np.zeros(len(rows))
+        if self.hakem is not None:
+            holding = rows[:, self.hakem] | self.played[self.hakem]
+            counts = np.stack([bits[(holding >> (13 * s)) & 0x1FFF] for s in range(4)], axis=1)
+            if self.trump_choice:
+                # The likelihood depends on the four suit lengths alone: computed once per shape.
+                keys = counts @ np.array([1, 14, 196, 2744], dtype=np.int64)
+                shapes, which = np.unique(keys, return_inverse=True)
+                logs = np.array([_trump_choice_log(k, self.trump) for k in shapes.tolist()])
+                lw += logs[which.reshape(-1)]
+            else:
+                lw += self.trump_log * counts[:, self.trump]
+        for seat, suit in self.throws:
+            lw += self.throw_log * bits[(rows[:, seat] & (SUIT_MASKS[suit] & HIGH_RANKS_MASK)) >> (13 * suit)]
+        return lw
+
     def weight(self, hands: list[int]) -> float:
         return math.exp(self.log_weight(hands))
+
+
+@lru_cache(maxsize=None)
+def _trump_choice_log(key: int, trump: int) -> float:
+    """The log term of :meth:`Evidence.residual_log_weight` for suit lengths packed in base 14."""
+    counts = (key % 14, key // 14 % 14, key // 196 % 14, key // 2744)
+    return math.log(max(trump_choice_probability(counts, trump), TRUMP_FLOOR))
+
+
+@lru_cache(maxsize=1)
+def _suit_bit_counts():
+    """Cards in each 13-bit suit holding, as an array indexed by the holding."""
+    import numpy as np
+
+    return np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)

@@ -16,6 +16,8 @@ play, never from the searching seat's hidden information beyond the deal being s
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..bots.heuristic import choose_play
 from ..bots.memory import Memory
 from ..cards import SUIT_MASKS, Card, full_deck, mask_of
@@ -98,6 +100,36 @@ class LookaheadEvaluator:
 
     def hand_value(self, pos: Position) -> float:
         return self._rollout(pos, pos.to_move, None)
+
+    def values_for_deals(self, pos: Position, deals: list[list[int]]) -> tuple[list[Card], list[list[float]]]:
+        """:meth:`move_values` on many deals of one decision at once: ``pos`` with its hands
+        replaced by each of ``deals`` in turn. Returns the legal cards (the same in every deal:
+        the mover's hand and the trick are known) and a row of their values per deal.
+
+        Pure playouts (:meth:`playout`) run as one compiled call for the whole batch; otherwise
+        each deal is scored by :meth:`move_values`."""
+        cards = pos.legal()
+        n = pos.n
+        if self._kernel is None or self.limits[n - 2] > 0:
+            rows = []
+            for hands in deals:
+                values = self.move_values(replace(pos, hands=list(hands)))
+                rows.append([values[c] for c in cards])
+            return cards, rows
+        import numpy as np
+
+        trick = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(pos.trick):
+            trick[i] = int(c)
+        voids = self._voids if len(self._voids) == n else [0] * n
+        rules = pos.rules
+        table = self._kernel.playout_values(  # type: ignore[union-attr]
+            n, pos.trump, np.array(deals, dtype=np.int64).reshape(len(deals), n), pos.leader, trick,
+            len(pos.trick), np.array(pos.seat_tricks, dtype=np.int64), pos.hakem, pos.to_move,
+            np.array([int(c) for c in cards], dtype=np.int64), self._played, np.array(voids, dtype=np.int64),
+            self._deck, self._own_discards, rules.total_tricks, rules.kot_points, rules.hakem_koti_points,
+            -1 if self._seat is None else self._seat)
+        return cards, table.tolist()
 
     # ------------------------------------------------------------------ the rollout
     def _rollout(self, pos: Position, me: int, first: int | None) -> float:

@@ -39,7 +39,8 @@ from .sampler import Knowledge, OddsFill, enumerate_deals, knowledge, sample_dea
 #: Play-read resampling: candidates whose log weight falls this far below the best one so far
 #: are not read further (e^-7 is under a thousandth of the best weight).
 PRUNE_LOG = 7.0
-#: Play-read resampling, compiled: candidates drawn and read per call (the clock is read between).
+#: Compiled work done per call: candidates drawn and read for the play-read, or deals scored by
+#: playouts (the clock is read between calls).
 CHUNK = 64
 
 
@@ -417,22 +418,25 @@ class PimcBot(Bot):
         ``max_deals`` of them drawn in proportion to their weights (systematic resampling)."""
         want = cfg.max_deals * cfg.oversample
         floor_count = cfg.min_deals * cfg.oversample
-        cands: list[list[int]] = []
+        cands: "list[list[int]] | _RowList" = []
         logs: list[float] = []
         best = -math.inf
         if _kernel() is not None:
-            # Compiled: candidates drawn and read a chunk at a time, the clock checked between chunks.
-            while len(cands) < want:
-                if len(cands) >= floor_count and self.clock() - start > cfg.budget_s / 2:
+            # Compiled: candidates drawn and read a chunk at a time, the clock checked between chunks;
+            # only the candidates kept become lists.
+            chunks: list = []
+            drawn = 0
+            while drawn < want:
+                if drawn >= floor_count and self.clock() - start > cfg.budget_s / 2:
                     break
-                rows = draw.batch(min(CHUNK, want - len(cands)))
-                batch = rows.tolist()
-                base = [draw.log_weight(d) for d in batch]
-                reads = play.log_weights(rows, np.array(base), PRUNE_LOG, best)
-                totals = [b + r for b, r in zip(base, reads.tolist())]
-                cands += batch
-                logs += totals
-                best = max(best, max(totals))
+                rows = draw.batch(min(CHUNK, want - drawn))
+                base = draw.log_weights(rows)
+                totals = base + play.log_weights(rows, base, PRUNE_LOG, best)
+                chunks.append(rows)
+                logs += totals.tolist()
+                drawn += len(rows)
+                best = max(best, float(totals.max()))
+            cands = _RowList(np.concatenate(chunks))
         else:
             for i in range(want):
                 if i >= floor_count and self.clock() - start > cfg.budget_s / 2:
@@ -448,12 +452,13 @@ class PimcBot(Bot):
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
         total = sum(weights)
-        k = min(cfg.max_deals, len(cands))
+        last = len(cands) - 1
+        k = min(cfg.max_deals, last + 1)
         step = total / k
         u = self.rng.random() * step
         out, acc, j = [], weights[0], 0
         for _ in range(k):
-            while acc < u and j < len(cands) - 1:
+            while acc < u and j < last:
                 j += 1
                 acc += weights[j]
             out.append((cands[j], 1.0))
@@ -482,22 +487,37 @@ class PimcBot(Bot):
                 remote, deals = deals[:cut], deals[cut:]
                 future = parallel.submit(cfg, self._seed, view, [_position(view, h) for h, _ in remote])
 
+        worth: dict[float, float] = {}  # game value by hand points (a handful of distinct values)
+
         def add(values: dict[Card, float], margin: dict[Card, float], w: float) -> None:
             for c, v in values.items():
-                totals[c] = totals.get(c, 0.0) + w * game_value(view, v)
+                g = worth.get(v)
+                if g is None:
+                    g = worth[v] = game_value(view, v)
+                totals[c] = totals.get(c, 0.0) + w * g
             for c, m in margin.items():
                 margins[c] = margins.get(c, 0.0) + w * m
 
-        for hands, w in deals:
-            if future is not None and count and self.clock() - start > cfg.budget_s:
-                break  # the helpers' share still counts; the lazy deals check the clock themselves
-            pos = _position(view, hands)
-            if with_margins:
-                add(*self.evaluator.move_margins(pos), w)  # type: ignore[attr-defined]
-            else:
-                add(self.evaluator.move_values(pos), {}, w)
-            weight_sum += w
-            count += 1
+        batch = getattr(self.evaluator, "values_for_deals", None)
+        if batch is not None and future is None and not with_margins:
+            # Compiled playouts score a chunk of deals per call; the lazy deals check the clock.
+            for chunk in _chunks(deals, CHUNK):
+                cards_, rows = batch(_position(view, chunk[0][0]), [h for h, _ in chunk])
+                for (_, w), row in zip(chunk, rows):
+                    add(dict(zip(cards_, row)), {}, w)
+                    weight_sum += w
+                    count += 1
+        else:
+            for hands, w in deals:
+                if future is not None and count and self.clock() - start > cfg.budget_s:
+                    break  # the helpers' share still counts; the lazy deals check the clock themselves
+                pos = _position(view, hands)
+                if with_margins:
+                    add(*self.evaluator.move_margins(pos), w)  # type: ignore[attr-defined]
+                else:
+                    add(self.evaluator.move_values(pos), {}, w)
+                weight_sum += w
+                count += 1
         if future is not None:
             from .parallel import as_cards
 
@@ -622,6 +642,18 @@ class _TwoPlayerFill:
         return hands
 
 
+def _chunks(items, size: int):
+    """Lists of up to ``size`` consecutive items (the items may be drawn lazily)."""
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def _weight(deal: list[int], ev: Evidence | None, play: "PlayEvidence | None") -> float:
     lw = (ev.log_weight(deal) if ev else 0.0) + (play.log_weight(deal) if play else 0.0)
     return math.exp(lw)
@@ -660,6 +692,27 @@ class _Draw:
         if self.ev is None:
             return 0.0
         return self.ev.residual_log_weight(deal) if self.fill else self.ev.log_weight(deal)
+
+    def log_weights(self, rows):
+        """:meth:`log_weight` of every row of a :meth:`batch`, as a float array."""
+        if self.ev is None:
+            return np.zeros(len(rows))
+        if self.fill is not None or self.ev.keeper is None:  # no kept-card part left to weigh
+            return self.ev.residual_log_weights(rows)
+        return np.array([self.log_weight(d) for d in rows.tolist()])
+
+
+class _RowList:
+    """Rows of a deal array read as lists of hands, converted only when read."""
+
+    def __init__(self, rows) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> list[int]:
+        return self.rows[i].tolist()
 
 
 class _LazyDeals:
