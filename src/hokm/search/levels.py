@@ -31,7 +31,8 @@ candidates in proportion to how well each explains the others' plays so far
 (:mod:`hokm.search.play_model`), and the heuristic bot's card is kept unless the search finds a
 strictly better one (``anchor``). Both measured clearly better than plain sampling, above all
 with two players, where most cards tie on "who wins the hand" and the tie-break decides.
-More candidates kept helping with four players up to about a thousand (``docs/arena.md``).
+With 64 deals searched, more candidates kept helping with four players up to about a thousand
+per decision (``docs/arena.md``); ``expert`` keeps sixteen candidates per deal searched.
 
 With two players the opponent's hand is drawn from the odds that each unseen card is in it
 rather than among his discards (``keep_model="table"``, :func:`hokm.search.inference.kept_odds`):
