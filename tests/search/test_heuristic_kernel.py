@@ -127,16 +127,23 @@ def test_compiled_sampler_reports_impossible_constraints() -> None:
     assert (rows == -1).all()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_compiled_playouts_score_like_the_python_rollout(players: int) -> None:
-    """:meth:`LookaheadEvaluator.playout` with and without the compiled player: same values."""
+def compiled_and_python_playouts():
+    """Two playout evaluators, one on the compiled heuristic player and one on the Python bot."""
     from hokm.search.lookahead import LookaheadEvaluator
-    from hokm.search.rollout import Position
 
     fast = LookaheadEvaluator.playout()
     assert fast._kernel is not None
     slow = LookaheadEvaluator.playout()
     slow._kernel = None
+    return fast, slow
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_playouts_score_like_the_python_rollout(players: int) -> None:
+    """:meth:`LookaheadEvaluator.playout` with and without the compiled player: same values."""
+    from hokm.search.rollout import Position
+
+    fast, slow = compiled_and_python_playouts()
     checked = 0
     for seed in range(6):
         for view in play_positions(players, 7300 + seed, ("random", "heuristic")):
@@ -160,12 +167,9 @@ def test_a_batch_of_deals_gets_the_values_of_one_deal_at_a_time(players: int) ->
     compiled and in Python."""
     from dataclasses import replace
 
-    from hokm.search.lookahead import LookaheadEvaluator
     from hokm.search.rollout import Position
 
-    fast = LookaheadEvaluator.playout()
-    slow = LookaheadEvaluator.playout()
-    slow._kernel = None
+    fast, slow = compiled_and_python_playouts()
     checked = 0
     for seed in range(4):
         for view in play_positions(players, 7500 + seed, ("heuristic", "random")):

@@ -139,6 +139,21 @@ def test_anchor_keeps_the_heuristic_card_unless_search_clearly_beats_it() -> Non
     assert tied.act(view).card == rule_card
 
 
+def card_scores(bot: PimcBot, view) -> dict:
+    """The scores ``bot`` gives the cards of ``view`` (it must not settle on the heuristic card
+    before comparing them: ``anchor`` below 0)."""
+    seen: list[dict] = []
+    original = bot._pick
+
+    def spy(scores, trump, key=None):
+        seen.append(dict(scores))
+        return original(scores, trump, key)
+
+    bot._pick = spy  # type: ignore[method-assign]
+    assert bot.act(view) in view.legal
+    return seen[0]
+
+
 @pytest.mark.parametrize("margins", [False, True])
 def test_two_workers_give_the_one_worker_answer(margins: bool) -> None:
     """Deals scored in a helper process add up to exactly what one process computes (values,
@@ -149,17 +164,8 @@ def test_two_workers_give_the_one_worker_answer(margins: bool) -> None:
                        dd_cards=(13, 13, 13), margins=margins)
     one = PimcBot(cfg, seed=5)
     two = PimcBot(replace(cfg, workers=2), seed=5)
-    seen: list[dict] = []
-    for bot in (one, two):
-        original = bot._pick
-
-        def spy(scores, trump, key=None, _orig=original):
-            seen.append(dict(scores))
-            return _orig(scores, trump, key)
-
-        bot._pick = spy  # type: ignore[method-assign]
-        assert bot.act(view) in view.legal
-        assert bot.last_deals == 8
+    seen = [card_scores(bot, view) for bot in (one, two)]
+    assert one.last_deals == two.last_deals == 8
     assert seen[0] == pytest.approx(seen[1])
 
 
@@ -205,17 +211,9 @@ def test_two_workers_give_the_one_worker_answer_with_playouts_early() -> None:
     assert len(view.hand) > 8
     cfg = replace(LEVEL_PLAYERS["expert"][4], max_deals=8, min_deals=8, budget_s=30.0, play_miss=0.0,
                   anchor=-1.0)
-    seen: list[dict] = []
-    for bot in (PimcBot(cfg, seed=5), PimcBot(replace(cfg, workers=2), seed=5)):
-        original = bot._pick
-
-        def spy(scores, trump, key=None, _orig=original):
-            seen.append(dict(scores))
-            return _orig(scores, trump, key)
-
-        bot._pick = spy  # type: ignore[method-assign]
-        bot.act(view)
-        assert bot.last_deals == 8
+    bots = (PimcBot(cfg, seed=5), PimcBot(replace(cfg, workers=2), seed=5))
+    seen = [card_scores(bot, view) for bot in bots]
+    assert [bot.last_deals for bot in bots] == [8, 8]
     assert seen[0] == pytest.approx(seen[1])
 
 
@@ -237,13 +235,6 @@ def test_playouts_scored_in_batches_give_the_deal_by_deal_scores(players: int) -
                 bot._main_evaluator.values_for_deals = None  # type: ignore[attr-defined]
                 if bot._evaluator3 is not None:
                     bot._evaluator3.values_for_deals = None  # type: ignore[attr-defined]
-            original = bot._pick
-
-            def spy(scores, trump, key=None, _orig=original):
-                seen.append(dict(scores))
-                return _orig(scores, trump, key)
-
-            bot._pick = spy  # type: ignore[method-assign]
-            bot.act(view)
+            seen.append(card_scores(bot, view))
             assert bot.last_deals == 100
         assert seen[0] == seen[1]
