@@ -276,4 +276,4 @@ def _suit_bit_counts():
     """Cards in each 13-bit suit holding, as an array indexed by the holding."""
     import numpy as np
 
-    return np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
+    return np.array([m.bit_count() for m in range(1 << 13)], dtype=np.int64)
