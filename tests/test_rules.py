@@ -76,3 +76,31 @@ def test_to_dict_round_trip() -> None:
     assert set(r.to_dict()) == set(RULE_KEYS)
     assert Rules.from_dict(4, r.to_dict()) == r
     assert r.to_dict(include_defaults=False) == {"target_points": 3, "partner_draw": True}
+
+
+def _sides_written_out(source: str) -> list[str]:
+    """Where a module works out a seat's side or a side's seats itself: ``seat % 2``, ``side + 2``."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant) and node.right.value == 2 \
+                and isinstance(node.left, ast.Name) and (isinstance(node.op, ast.Mod) or (
+                    isinstance(node.op, ast.Add) and node.left.id in ("s", "seat", "side", "me", "mover"))):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_side_of_a_seat_is_written_only_in_the_rules() -> None:
+    """Everything else calls hokm.rules (side_of, seats_of, partner_of) or, compiled, its twin."""
+    from pathlib import Path
+
+    import hokm
+
+    package = Path(hokm.__file__).parent
+    homes = {package / "rules.py", package / "search" / "_rules_kernel.py"}
+    found = {str(p.relative_to(package)): hits for p in sorted(package.rglob("*.py")) if p not in homes
+             for hits in [_sides_written_out(p.read_text("utf-8"))] if hits}
+    assert found == {}
+    assert sorted(_sides_written_out("bots = [a if s % 2 == 0 else b for s in range(4)]\nx = names[side + 2]\n")) == [
+        "1: s % 2", "2: side + 2"]

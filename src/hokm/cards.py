@@ -8,8 +8,8 @@ while ``str(card)`` is the two-character notation used everywhere else: rank
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Iterable, Iterator
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "SHDC"
@@ -36,7 +36,7 @@ class Suit(IntEnum):
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
     @classmethod
-    def parse(cls, text: str) -> "Suit":
+    def parse(cls, text: str) -> Suit:
         """Parse ``"S"``/``"H"``/``"D"``/``"C"`` (any case) or a symbol; raise ``ValueError``."""
         if isinstance(text, str):
             t = text.strip().upper()
@@ -62,7 +62,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, index: int) -> "Card":
+    def __new__(cls, index: int) -> Card:
         if isinstance(index, int) and not 0 <= index < 52:  # CARDS[-1] would be the ace of clubs
             raise ValueError(f"card index out of range: {index!r}")
         try:
@@ -86,7 +86,7 @@ class Card(int):
         return 1 << self
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse ``"AS"``, ``"td"``, ``"10H"``; raise ``ValueError`` with the reason otherwise."""
         if not isinstance(text, str):
             raise ValueError(f"not a card: {text!r} (expected a string such as 'AS')")
@@ -103,7 +103,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
-    def __reduce__(self):  # pickles as an index so interning survives
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:  # pickles as an index so interning survives
         return (Card, (int(self),))
 
 
@@ -113,7 +113,7 @@ FULL_DECK_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 
-def card_of(value: "Card | str | int") -> Card:
+def card_of(value: Card | str | int) -> Card:
     """Coerce a card given as ``Card``, notation string or index."""
     if isinstance(value, Card):
         return value

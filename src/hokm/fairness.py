@@ -20,8 +20,9 @@ import hmac
 import json
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import Card, full_deck
 from .engine import Game, HakemDraw, Rules, run_hakem_draw
@@ -143,7 +144,7 @@ class HandSeeds:
     revealed: bool = False
 
     @classmethod
-    def fresh(cls, hand: int, players: int) -> "HandSeeds":
+    def fresh(cls, hand: int, players: int) -> HandSeeds:
         return cls(hand, new_server_seed(), [None] * players)
 
     @property

@@ -15,6 +15,17 @@ from .cards import Card
 RULE_KEYS = ("target_points", "kot_points", "hakem_koti_points", "partner_draw", "removed_two")
 
 
+def side_of(seat: int, players: int) -> int:
+    """The side a seat plays for: team ``seat % 2`` with four players (partners sit opposite),
+    the seat itself with two and three."""
+    return seat % 2 if players == 4 else seat
+
+
+def partner_of(seat: int, players: int) -> int | None:
+    """The seat opposite ``seat`` with four players; ``None`` with two and three (no partners)."""
+    return (seat + 2) % 4 if players == 4 else None
+
+
 class RulesError(ValueError):
     """A rules object that cannot describe a game."""
 
@@ -62,7 +73,7 @@ class Rules:
         return 2 if self.players == 4 else self.players
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
+        return side_of(seat, self.players)
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         return (side, side + 2) if self.players == 4 else (side,)
@@ -99,7 +110,7 @@ class Rules:
         return d
 
     @classmethod
-    def from_dict(cls, players: int, data: dict[str, Any] | None) -> "Rules":
+    def from_dict(cls, players: int, data: dict[str, Any] | None) -> Rules:
         """Build from a ``rules`` object; unknown keys are an error."""
         data = data or {}
         if not isinstance(data, dict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from hokm.cards import Card, full_deck, parse_cards
 from hokm.engine import Game, Phase, Rules

@@ -107,7 +107,8 @@ def strings(data: Any) -> list[str]:
 
 
 def snapshot(game: Game) -> dict[str, Any]:
-    return copy.deepcopy({k: v for k, v in vars(game).items() if k not in ("_checkpoints", "_rng")})
+    # ``_legal`` is the legal mask kept between legal_actions() and apply(), not state.
+    return copy.deepcopy({k: v for k, v in vars(game).items() if k not in ("_checkpoints", "_rng", "_legal")})
 
 
 # ------------------------------------------------------------------ one checked game

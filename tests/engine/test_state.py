@@ -14,8 +14,9 @@ from .helpers import play_out, random_step
 
 
 def state(game: Game) -> dict[str, Any]:
-    """Everything a game holds except undo bookkeeping, for exact comparison."""
-    d = {k: v for k, v in vars(game).items() if k not in ("_checkpoints", "_rng")}
+    """Everything a game holds except undo bookkeeping and the legal mask kept between
+    legal_actions() and apply(), for exact comparison."""
+    d = {k: v for k, v in vars(game).items() if k not in ("_checkpoints", "_rng", "_legal")}
     d["legal"] = game.legal_actions()
     return copy.deepcopy(d)  # the game mutates some of these lists in place
 
@@ -99,3 +100,13 @@ def test_copy_does_not_share_the_deal_generator():
             g.apply(g.legal_actions()[0])
         g.deal()
     assert a.deck == b.deck
+
+
+def test_the_undo_snapshot_holds_every_field_of_a_game() -> None:
+    """A deal's snapshot reads the fields by name (not through ``__dict__``): it must name them all."""
+    from hokm.engine.game import _state_fields
+
+    for players in (2, 3, 4):
+        game = Game.new(Rules(players=players), seed=4)
+        random_step(game, random.Random(1))
+        assert set(_state_fields()) == set(vars(game)) - {"_history", "_checkpoints", "_rng"}

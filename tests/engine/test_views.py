@@ -7,7 +7,7 @@ import random
 import pytest
 
 from hokm.cards import Suit
-from hokm.engine import Game, Rules, SeatView
+from hokm.engine import Game, Phase, Rules, SeatView
 
 from .helpers import random_step
 
@@ -76,3 +76,67 @@ def test_view_json_round_trip(players: int) -> None:
                 view = game.view(seat) if seat is not None else game.spectator_view()
                 again = SeatView.from_json(view.to_json())
                 assert again == view
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hand_counts_follow_the_hands_through_whole_hands(players: int) -> None:
+    """Every seat's view (and a spectator's) counts each seat's cards exactly, at every step of two hands.
+
+    Two players: the draw phase, where hands grow from the stock, and the discards; three players:
+    17-card hands. The counts are the only thing a view says of another seat's hand.
+    """
+    rng = random.Random(40 + players)
+    game = Game.new(Rules(players=players), rng=rng)
+    phases: set[Phase] = set()
+    largest = 0
+    while len(game.results) < 2 and not game.is_over:
+        held = tuple(len(game.hand_of(s)) for s in range(players))
+        largest = max(largest, *held)
+        phases.add(game.phase)
+        for seat in [None, *range(players)]:
+            view = game.view(seat) if seat is not None else game.spectator_view()
+            assert view.phase is game.phase
+            assert view.hand_counts == held
+            assert view.to_json()["hand_counts"] == list(held)
+            assert view.to_json()["hand_size"] == game.rules.hand_size
+            if seat is not None:
+                assert len(view.hand) == held[seat]
+        random_step(game, rng)
+    assert largest == game.rules.hand_size == (17 if players == 3 else 13)
+    assert {Phase.TRUMP, Phase.PLAY} <= phases
+    if players == 2:
+        assert {Phase.DRAW, Phase.DISCARD} <= phases
+
+
+def test_view_phase_is_the_enum_and_json_keeps_the_string() -> None:
+    game = Game.new(Rules(players=4), seed=3)
+    view = game.view(game.hakem)
+    assert view.phase is Phase.TRUMP
+    data = view.to_json()
+    assert data["phase"] == "trump" and type(data["phase"]) is str
+    assert SeatView.from_json(data).phase is Phase.TRUMP
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_views_json_is_each_seats_view_as_json(players: int) -> None:
+    """The server's one-pass views equal ``make_view(...).to_json()`` for every seat and a spectator,
+    at every step of whole games (deals, trump, two-player discards and draws, tricks, hand ends)."""
+    from hokm.engine.view import make_view, views_json
+
+    rng = random.Random(players)
+    for game_no in range(3):
+        g = Game.new(Rules(players=players, target_points=2), seed=100 * players + game_no)
+        recipients: list[int | None] = [*range(players), None]
+        steps = 0
+        while True:
+            assert views_json(g, recipients) == [make_view(g, s).to_json() for s in recipients]
+            if g.is_over:
+                break
+            if g.phase is Phase.DEAL:
+                g.deal()
+            else:
+                g.apply(rng.choice(g.legal_actions()))
+            steps += 1
+        assert steps > 20
+    with pytest.raises(ValueError):
+        views_json(g, [players])

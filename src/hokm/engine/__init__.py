@@ -6,21 +6,20 @@
 ('trump', True)
 """
 
+from ..rules import Rules, RulesError
 from .actions import KEEP, PASS, PLAYS, TRUMPS, Action, ChooseTrump, Discard, Draw, Play, action_from_json, as_action
 from .errors import DealError, HokmError, IllegalActionError, SetupError
 from .game import (
     Game,
     HakemDraw,
-    HandResult,
-    Phase,
-    TrickRecord,
     deal_layout,
     draw_hakem,
     run_hakem_draw,
     shuffled_deck,
 )
+from .phase import Phase
+from .results import HandResult, TrickRecord
 from .view import SeatView, make_view
-from ..rules import Rules, RulesError
 
 __all__ = [
     "Action", "ChooseTrump", "Discard", "Draw", "Play", "KEEP", "PASS", "PLAYS", "TRUMPS",

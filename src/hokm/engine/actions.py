@@ -7,9 +7,10 @@ which is what bots speaking the external protocol and web clients send.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Iterable, Union
+from typing import Any
 
 from ..cards import CARDS, Card, Suit, card_of
 
@@ -70,7 +71,7 @@ class Play:
         return str(self.card)
 
 
-Action = Union[ChooseTrump, Discard, Draw, Play]
+Action = ChooseTrump | Discard | Draw | Play
 
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
 TRUMPS: tuple[ChooseTrump, ...] = tuple(ChooseTrump(s) for s in Suit)

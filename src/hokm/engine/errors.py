@@ -1,11 +1,15 @@
 """Typed errors raised by the engine.
 
 Each error carries a stable ``code`` (the same codes the ``hokm/1`` record checker and the server
-report) and a message written for a person: it names the seat and the reason, never a card the
-reader may not see.
+report), a message written for a person (it names the seat and the reason, never a card the
+reader may not see), and the facts behind it as fields, so that a client words the error its own
+way without reading the message: ``seat`` (the seat that acted), ``suit`` (the suit it had to
+follow), ``card`` (the card it named) and ``count`` (the number of cards it had to discard).
 """
 
 from __future__ import annotations
+
+from ..cards import Card, Suit
 
 
 class HokmError(ValueError):
@@ -13,11 +17,15 @@ class HokmError(ValueError):
 
     code: str = "error"
 
-    def __init__(self, message: str, *, code: str | None = None, seat: int | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, seat: int | None = None,
+                 suit: Suit | None = None, card: Card | None = None, count: int | None = None) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
         self.seat = seat
+        self.suit = suit
+        self.card = card
+        self.count = count
 
     @property
     def message(self) -> str:
@@ -27,20 +35,21 @@ class HokmError(ValueError):
 class IllegalActionError(HokmError):
     """An action that the rules do not allow in this state.
 
-    Codes: ``not_your_turn``, ``wrong_phase``, ``not_in_hand``, ``must_follow_suit``,
-    ``bad_trump``, ``bad_discard``, ``bad_draw``, ``hand_over``, ``game_over``, ``bad_action``.
+    Codes: ``not_your_turn``, ``wrong_phase``, ``not_in_hand`` (with ``card``), ``must_follow_suit``
+    (with ``suit`` and ``card``), ``bad_discard`` (with ``count`` when the number of cards is
+    wrong), ``hand_over``, ``game_over``, ``bad_action``.
     """
 
     code = "illegal_action"
 
 
 class DealError(HokmError):
-    """A deck that is not exactly the cards this game deals (code ``bad_deck``)."""
+    """A deck that is not exactly the cards this game deals (codes ``bad_deck``, ``bad_card``)."""
 
     code = "bad_deck"
 
 
 class SetupError(HokmError):
-    """Bad arguments for starting a game (first Hâkem, ace draw)."""
+    """Bad arguments for starting a game (first Hâkem, ace draw; codes ``bad_format``, ``bad_card``)."""
 
     code = "bad_format"

@@ -17,105 +17,64 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, Sequence
+from typing import Any
 
 from ..cards import CARDS, SUIT_MASKS, Card, Suit, card_of, cards_in, full_deck, mask_of
-from ..rules import TRICKS_TO_WIN, TWO_PLAYER_DISCARDS, TWO_PLAYER_DRAW_TURNS, Rules
+from ..rules import TRICKS_TO_WIN, TWO_PLAYER_DISCARDS, TWO_PLAYER_DRAW_TURNS, Rules, partner_of, side_of
 from .actions import KEEP, PASS, PLAYS, TRUMPS, Action, ChooseTrump, Discard, Draw, Play, as_action, discard_options
 from .errors import DealError, IllegalActionError, SetupError
+from .phase import Phase
+from .results import HandResult, TrickRecord
 from .scoring import hand_outcome, next_hakem
+from .tricks import legal_mask, winning_index
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-class _SuitSubsets(dict):
+class _SuitSubsets:
     """Maps a set of cards of one suit (a mask) to a tuple of items per card, lowest card first.
 
     Listing legal moves is the innermost step of every search and simulation; a dict lookup per
-    suit replaces a bit-by-bit loop. Entries are made on first use, at most 4 x 8192 of them.
+    suit replaces a bit-by-bit loop. ``table`` is a plain dict (a dict subclass's lookups are not
+    specialised by the interpreter and cost about twice as much); a lookup that misses raises
+    ``KeyError`` and the caller has :meth:`fill` make the entries, at most 4 x 8192 of them.
     """
 
     def __init__(self, items: Sequence[Any]) -> None:
-        super().__init__()
+        self.table: dict[int, tuple[Any, ...]] = {}
         self._items = items
 
-    def __missing__(self, mask: int) -> tuple[Any, ...]:
-        out = tuple(self._items[c] for c in cards_in(mask))
-        self[mask] = out
-        return out
+    def fill(self, mask: int) -> None:
+        """Make the entries for each suit's part of ``mask``."""
+        table, items = self.table, self._items
+        for suit in SUIT_MASKS:
+            part = mask & suit
+            if part not in table:
+                table[part] = tuple(items[c] for c in cards_in(part))
 
 
-_PLAYS_OF = _SuitSubsets(PLAYS)
-_CARDS_OF = _SuitSubsets(CARDS)
+_PLAYS = _SuitSubsets(PLAYS)
+_CARDS = _SuitSubsets(CARDS)
+_PLAYS_OF = _PLAYS.table
+_CARDS_OF = _CARDS.table
 _S0, _S1, _S2, _S3 = SUIT_MASKS
-#: Per card: its bit, and the mask of its suit (a table lookup is cheaper than shifting a Card).
+#: Per card: its bit (a table lookup is cheaper than shifting a Card).
 _BIT = tuple(1 << c for c in range(52))
-_SUIT_MASK_OF = tuple(SUIT_MASKS[c // 13] for c in range(52))
 #: The history entry of each card play, made once (entries are immutable, so sharing is safe).
 _PLAY_ENTRIES = tuple(("act", p) for p in PLAYS)
-
-
-class Phase(str, Enum):
-    """Where a game stands. ``DEAL`` is the chance step before each hand (no seat to move)."""
-
-    DEAL = "deal"
-    TRUMP = "trump"
-    DISCARD = "discard"
-    DRAW = "draw"
-    PLAY = "play"
-    OVER = "over"
-
-    def __str__(self) -> str:
-        return self.value
-
-
 _PLAY = Phase.PLAY  # a module global: the hot path would otherwise pay for an Enum class lookup
-
-
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
-    """A finished trick: who led, the cards in play order from the leader, who won."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seats(self, players: int) -> tuple[int, ...]:
-        return tuple((self.leader + i) % players for i in range(len(self.cards)))
 
 
 # The engine makes one TrickRecord per trick; filling the slots directly costs half of the frozen
 # dataclass's __init__ (which goes through object.__setattr__ three times). Same object, same fields.
 _new_trick_record = TrickRecord.__new__
-_set_trick_leader = TrickRecord.leader.__set__  # type: ignore[attr-defined]
-_set_trick_cards = TrickRecord.cards.__set__  # type: ignore[attr-defined]
-_set_trick_winner = TrickRecord.winner.__set__  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """The public outcome of one hand (also used for the hand in progress, ``finished=False``)."""
-
-    hakem: int
-    trump: Suit | None
-    tricks: tuple[int, ...]
-    winner: int | None
-    points: int
-    kot: bool
-    hakem_koti: bool
-    finished: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hakem": self.hakem,
-            "trump": None if self.trump is None else str(self.trump),
-            "tricks": list(self.tricks),
-            "winner": self.winner,
-            "points": self.points,
-            "kot": self.kot,
-        }
+_slots: Any = TrickRecord  # the slot descriptors, which the type checker does not model
+_set_trick_leader = _slots.leader.__set__
+_set_trick_cards = _slots.cards.__set__
+_set_trick_winner = _slots.winner.__set__
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +93,10 @@ class HakemDraw:
     @property
     def swap(self) -> tuple[int, int] | None:
         """Seats whose players change places so that the partner sits opposite the Hâkem."""
-        if self.partner is None or self.partner == (self.hakem + 2) % 4:
+        opposite = partner_of(self.hakem, 4)
+        if self.partner is None or opposite is None or self.partner == opposite:
             return None
-        return (self.partner, (self.hakem + 2) % 4)
+        return (self.partner, opposite)
 
     def to_json(self) -> dict[str, Any]:
         return {"start": self.start, "cards": [str(c) for c in self.cards]}
@@ -231,6 +191,18 @@ def deal_layout(rules: Rules, hakem: int, deck: Sequence[Card]) -> tuple[list[li
     return before, full
 
 
+_STATE_FIELDS: tuple[str, ...] = ()
+
+
+def _state_fields() -> tuple[str, ...]:
+    """The names of a game's state, as :meth:`Game.__init__` sets them, less the undo data."""
+    global _STATE_FIELDS
+    if not _STATE_FIELDS:
+        scratch = Game(Rules(players=4), first_hakem=0)
+        _STATE_FIELDS = tuple(k for k in vars(scratch) if k not in ("_history", "_checkpoints"))
+    return _STATE_FIELDS
+
+
 class Game:
     """A whole game of Hokm. Create it, then alternate :meth:`deal` and actions.
 
@@ -238,6 +210,8 @@ class Game:
     >>> g.deal(rng=random.Random(1)); g.phase
     <Phase.TRUMP: 'trump'>
     """
+
+    _rng: random.Random | None = None  # the generator :meth:`new` dealt from, for the next deals
 
     def __init__(
         self,
@@ -255,6 +229,8 @@ class Game:
         if not isinstance(first_hakem, int) or isinstance(first_hakem, bool) or not 0 <= first_hakem < n:
             raise SetupError(f"first Hâkem must be a seat from 0 to {n - 1}, not {first_hakem!r}")
         self.n = n
+        #: The side of each seat (:func:`hokm.rules.side_of`), looked up once per trick.
+        self._sides = tuple(side_of(seat, n) for seat in range(n))
         self.hakem_draw = hakem_draw
         self.first_hakem: int = first_hakem
         self.hakem: int = first_hakem
@@ -269,7 +245,7 @@ class Game:
     # ------------------------------------------------------------------ construction helpers
     @classmethod
     def new(cls, rules: Rules | None = None, *, seed: int | None = None, rng: random.Random | None = None,
-            deal: bool = True) -> "Game":
+            deal: bool = True) -> Game:
         """A game with a real ace draw; reproducible with ``seed``, else dealt from ``secrets``."""
         rules = rules or Rules()
         if rng is None and seed is not None:
@@ -282,6 +258,9 @@ class Game:
 
     def _clear_hand(self) -> None:
         n = self.n
+        #: The play phase's legal mask for the seat to move, kept from :meth:`legal_actions` (or
+        #: :meth:`legal_cards`) for the :meth:`apply` that follows; ``None`` once anything changes.
+        self._legal: int | None = None
         self.deck: tuple[Card, ...] | None = None
         self.trump: Suit | None = None
         self.hands: list[int] = [0] * n
@@ -323,14 +302,11 @@ class Game:
         return self.scores.index(best)
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.n == 4 else seat
+        return side_of(seat, self.n)
 
     def hand_of(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now. Full-state access: never give this to a client or bot."""
         return cards_in(self.hands[seat])
-
-    def hand_mask(self, seat: int) -> int:
-        return self.hands[seat]
 
     @property
     def trick_seats(self) -> list[int]:
@@ -367,7 +343,7 @@ class Game:
             code = "game_over" if self.phase is Phase.OVER else "wrong_phase"
             raise IllegalActionError(f"cannot deal now: the game is in the {self.phase.value} phase", code=code)
         if deck is None:
-            deck = shuffled_deck(self.rules, rng or getattr(self, "_rng", None))
+            deck = shuffled_deck(self.rules, rng or self._rng)
         try:
             cards = tuple(card_of(c) for c in deck)
         except ValueError as e:
@@ -376,8 +352,7 @@ class Game:
         if len(cards) != self.rules.deck_size or mask_of(cards) != expected:
             missing = cards_in(expected & ~mask_of(cards))
             extra = cards_in(mask_of(cards) & ~expected)
-            seen: set[Card] = set()
-            dup = sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+            dup = sorted(c for c, k in Counter(cards).items() if k > 1)
             bits = []
             if missing:
                 bits.append("missing " + " ".join(map(str, missing)))
@@ -412,14 +387,18 @@ class Game:
         """Every action the seat to move may take (empty in the deal step and when over)."""
         phase = self.phase
         if phase is _PLAY:
+            # In play a seat is always to move; the hot path reads it without a check for None.
             hand = self.hands[self.to_move]  # type: ignore[index]
             trick = self.trick
-            if trick:
-                follow = hand & _SUIT_MASK_OF[trick[0]]
-                if follow:
-                    return [*_PLAYS_OF[follow]]
+            self._legal = legal = legal_mask(hand, trick[0] // 13 if trick else None)
             plays = _PLAYS_OF
-            return [*plays[hand & _S0], *plays[hand & _S1], *plays[hand & _S2], *plays[hand & _S3]]
+            try:
+                if legal != hand:  # following suit: the cards of one suit
+                    return [*plays[legal]]
+                return [*plays[legal & _S0], *plays[legal & _S1], *plays[legal & _S2], *plays[legal & _S3]]
+            except KeyError:  # first sight of one of these suit holdings
+                _PLAYS.fill(legal)
+                return self.legal_actions()
         if phase is Phase.TRUMP:
             return list(TRUMPS)
         if phase is Phase.DRAW:
@@ -427,29 +406,25 @@ class Game:
         if phase is Phase.DISCARD:
             assert self.to_move is not None
             count = TWO_PLAYER_DISCARDS[0 if self.to_move == self.hakem else 1]
-            return discard_options(cards_in(self.hands[self.to_move]), count)
+            options: list[Action] = list(discard_options(cards_in(self.hands[self.to_move]), count))
+            return options
         return []
 
     def legal_cards(self) -> list[Card]:
         """Play phase: the cards the seat to move may play."""
         if self.phase is not _PLAY:
             return []
-        hand = self.hands[self.to_move]  # type: ignore[index]
+        hand = self.hands[self.to_move]  # type: ignore[index]  # in play a seat is always to move
         trick = self.trick
-        if trick:
-            follow = hand & _SUIT_MASK_OF[trick[0]]
-            if follow:
-                return [*_CARDS_OF[follow]]
+        self._legal = legal = legal_mask(hand, trick[0] // 13 if trick else None)
         cards = _CARDS_OF
-        return [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2], *cards[hand & _S3]]
-
-    def _legal_mask(self) -> int:
-        hand = self.hands[self.to_move]  # type: ignore[index]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            if follow:
-                return follow
-        return hand
+        try:
+            if legal != hand:  # following suit: the cards of one suit
+                return [*cards[legal]]
+            return [*cards[legal & _S0], *cards[legal & _S1], *cards[legal & _S2], *cards[legal & _S3]]
+        except KeyError:  # first sight of one of these suit holdings
+            _CARDS.fill(legal)
+            return self.legal_cards()
 
     def is_legal(self, action: Any, seat: int | None = None) -> bool:
         try:
@@ -480,12 +455,12 @@ class Game:
             card = act.card
             hand = self.hands[mover]
             if not (hand >> card) & 1:
-                raise IllegalActionError(f"seat {mover} does not hold {card}", code="not_in_hand", seat=mover)
-            if self.trick:
+                raise IllegalActionError(f"seat {mover} does not hold {card}", code="not_in_hand", seat=mover,
+                                         card=card)
+            if self.trick and not (legal_mask(hand, self.trick[0] // 13) >> card) & 1:
                 led = self.trick[0] // 13
-                if card // 13 != led and hand & SUIT_MASKS[led]:
-                    raise IllegalActionError(f"seat {mover} must follow {SUIT_NAMES[led]}",
-                                             code="must_follow_suit", seat=mover)
+                raise IllegalActionError(f"seat {mover} must follow {SUIT_NAMES[led]}",
+                                         code="must_follow_suit", seat=mover, suit=Suit(led), card=card)
             return act
         if isinstance(act, ChooseTrump):
             if phase is not Phase.TRUMP:
@@ -499,7 +474,7 @@ class Game:
             count = TWO_PLAYER_DISCARDS[0 if mover == self.hakem else 1]
             if len(act.cards) != count:
                 raise IllegalActionError(f"seat {mover} must discard exactly {count} cards, not {len(act.cards)}",
-                                         code="bad_discard", seat=mover)
+                                         code="bad_discard", seat=mover, count=count)
             if mask_of(act.cards) & ~self.hands[mover]:
                 raise IllegalActionError(f"seat {mover} can only discard cards from its own hand",
                                          code="bad_discard", seat=mover)
@@ -522,25 +497,29 @@ class Game:
         if type(action) is Play and self.phase is _PLAY:
             # Hot path for search and simulation: the checks of check() and the first half of
             # _play(), inlined. Anything unusual falls through to check(), which says why.
-            mover: int = self.to_move  # type: ignore[assignment]
+            mover: int = self.to_move  # type: ignore[assignment]  # in play a seat is always to move
             if seat is None or seat == mover:
                 card = action.card
                 bit = _BIT[card]
                 hands = self.hands
                 hand = hands[mover]
-                if hand & bit:
-                    trick = self.trick
-                    if not trick or bit & (led := _SUIT_MASK_OF[trick[0]]) or not hand & led:
-                        self._history.append(_PLAY_ENTRIES[card])
-                        self.actions.append(action)
-                        hands[mover] = hand ^ bit
-                        self.played |= bit
-                        trick.append(card)
-                        if len(trick) < self.n:
-                            self.to_move = (mover + 1) % self.n
-                        else:
-                            self._finish_trick()
-                        return
+                trick = self.trick
+                legal = self._legal
+                if legal is None:
+                    legal = legal_mask(hand, trick[0] // 13 if trick else None)
+                if legal & bit:
+                    self._legal = None
+                    self._history.append(_PLAY_ENTRIES[card])
+                    self.actions.append(action)
+                    hands[mover] = hand ^ bit
+                    self.played |= bit
+                    trick.append(card)
+                    n = self.n
+                    if len(trick) < n:
+                        self.to_move = (mover + 1) % n
+                    else:
+                        self._finish_trick()
+                    return
         act = self.check(action, seat)
         self._history.append(("act", act))
         self._do(act)
@@ -549,6 +528,7 @@ class Game:
         self.apply(PLAYS[card_of(card)])
 
     def _do(self, act: Action) -> None:
+        self._legal = None
         self.actions.append(act)
         if type(act) is Play:
             self._play(act.card)
@@ -556,8 +536,10 @@ class Game:
             self._choose_trump(act.suit)
         elif type(act) is Discard:
             self._discard(act)
-        else:
-            self._draw(act.keep)  # type: ignore[union-attr]
+        elif type(act) is Draw:
+            self._draw(act.keep)
+        else:  # pragma: no cover - apply() and check() accept only the four action types
+            raise TypeError(f"not an action: {act!r}")
 
     def _choose_trump(self, suit: Suit) -> None:
         self.trump = suit
@@ -618,16 +600,8 @@ class Game:
         """The trick is full: the highest trump takes it, else the highest card of the suit led."""
         trick = self.trick
         n = self.n
-        if n == 4:
-            a, b, c, d = trick
-            cards = _BIT[a] | _BIT[b] | _BIT[c] | _BIT[d]
-        else:
-            cards = 0
-            for c in trick:
-                cards |= _BIT[c]
-        best = cards & SUIT_MASKS[self.trump] or cards & _SUIT_MASK_OF[trick[0]]  # type: ignore[index]
         leader = self.leader
-        winner = (leader + trick.index(CARDS[best.bit_length() - 1])) % n
+        winner = (leader + winning_index(trick, self.trump)) % n
         record = _new_trick_record(TrickRecord)
         _set_trick_leader(record, leader)
         _set_trick_cards(record, tuple(trick))
@@ -635,7 +609,7 @@ class Game:
         self.completed.append(record)
         self.trick = []
         self.seat_tricks[winner] += 1
-        side = winner % 2 if n == 4 else winner
+        side = self._sides[winner]
         tricks = self.tricks
         tricks[side] += 1
         self.leader = self.to_move = winner
@@ -668,16 +642,17 @@ class Game:
                     "discards", "discarded", "draw_log")
 
     def _snapshot(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
+        # Field by field, never through ``self.__dict__``: reading ``__dict__`` turns CPython's
+        # compact attribute storage of this game into a plain dict for good, and every attribute
+        # access of the play path then takes a slower lookup (every game is dealt through here).
+        d = {k: getattr(self, k) for k in _state_fields()}
         for k in self._LIST_FIELDS:
             d[k] = d[k].copy()
-        if d.get("_pending") is not None:
+        if d["_pending"] is not None:
             d["_pending"] = d["_pending"].copy()
-        d.pop("_history")
-        d.pop("_checkpoints")
         return d
 
-    def copy(self, *, history: bool = True) -> "Game":
+    def copy(self, *, history: bool = True) -> Game:
         """An independent copy (cheap: a few short lists). ``history=False`` drops undo data."""
         # Search copies states by the million: one dict copy, then only the mutable lists.
         g = object.__new__(Game)
@@ -713,6 +688,7 @@ class Game:
         history = self._history[:at]
         checkpoints = self._checkpoints[:-1]
         self.__dict__.update({k: (v.copy() if isinstance(v, list) else v) for k, v in snap.items()})
+        self._legal = None
         self._history = history
         self._checkpoints = checkpoints
         for kind, value in replay:
@@ -727,13 +703,13 @@ class Game:
         return list(self._history)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int) -> "SeatView":
+    def view(self, seat: int) -> SeatView:
         """What ``seat`` may know, and nothing more (see :class:`hokm.engine.view.SeatView`)."""
         from .view import make_view
 
         return make_view(self, seat)
 
-    def spectator_view(self) -> "SeatView":
+    def spectator_view(self) -> SeatView:
         """What anyone watching may know: no hand at all."""
         from .view import make_view
 
@@ -744,4 +720,4 @@ class Game:
                 f"hakem={self.hakem} to_move={self.to_move} scores={self.scores}>")
 
 
-from .view import SeatView  # noqa: E402,F401  (re-exported for type hints)
+from .view import SeatView  # noqa: E402  (re-exported for type hints)

@@ -6,7 +6,8 @@ calls :func:`hand_outcome` after every trick.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..rules import TRICKS_TO_WIN, Rules
 

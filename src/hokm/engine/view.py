@@ -8,15 +8,93 @@ converts to JSON (:meth:`SeatView.to_json`) for the bot protocol and the server,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..cards import Card, Suit, card_of, cards_in
-from ..rules import Rules
+from ..rules import Rules, partner_of, side_of
 from .actions import Action, action_from_json
+from .phase import Phase
+from .results import HandResult, TrickRecord
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class ViewSource(Protocol):
+    """What :func:`make_view` reads of a game (:class:`hokm.engine.game.Game` provides it)."""
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def hand_index(self) -> int: ...
+
+    @property
+    def hakem(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def first_hakem(self) -> int: ...
+
+    @property
+    def trump(self) -> Suit | None: ...
+
+    @property
+    def scores(self) -> Sequence[int]: ...
+
+    @property
+    def hands(self) -> Sequence[int]: ...
+
+    @property
+    def leader(self) -> int: ...
+
+    @property
+    def trick(self) -> Sequence[Card]: ...
+
+    @property
+    def trick_seats(self) -> Sequence[int]: ...
+
+    @property
+    def tricks(self) -> Sequence[int]: ...
+
+    @property
+    def seat_tricks(self) -> Sequence[int]: ...
+
+    @property
+    def completed(self) -> Sequence[TrickRecord]: ...
+
+    @property
+    def results(self) -> Sequence[HandResult]: ...
+
+    @property
+    def stock_size(self) -> int: ...
+
+    @property
+    def draw_card(self) -> Card | None: ...
+
+    @property
+    def discards(self) -> Sequence[int]: ...
+
+    @property
+    def discarded(self) -> Sequence[bool]: ...
+
+    @property
+    def draw_log(self) -> Sequence[tuple[tuple[Card, Card, bool], ...]]: ...
+
+    @property
+    def hakem_draw(self) -> Any: ...
+
+    def legal_actions(self) -> list[Action]: ...
 
 
 @dataclass(frozen=True)
@@ -26,7 +104,7 @@ class SeatView:
     players: int
     seat: int | None
     rules: Rules
-    phase: str
+    phase: Phase
     to_move: int | None
     hand_index: int
     hakem: int
@@ -40,8 +118,8 @@ class SeatView:
     trick: tuple[tuple[int, Card], ...]
     tricks: tuple[int, ...]
     seat_tricks: tuple[int, ...]
-    completed: tuple[Any, ...]  # TrickRecord
-    results: tuple[Any, ...]  # HandResult of finished hands
+    completed: tuple[TrickRecord, ...]
+    results: tuple[HandResult, ...]  # finished hands
     legal: tuple[Action, ...]
     # two players
     stock_size: int = 0
@@ -56,14 +134,14 @@ class SeatView:
     def side(self) -> int | None:
         if self.seat is None:
             return None
-        return self.seat % 2 if self.players == 4 else self.seat
+        return side_of(self.seat, self.players)
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
+        return side_of(seat, self.players)
 
     @property
     def partner(self) -> int | None:
-        return None if self.players != 4 or self.seat is None else (self.seat + 2) % 4
+        return None if self.seat is None else partner_of(self.seat, self.players)
 
     @property
     def my_turn(self) -> bool:
@@ -87,7 +165,7 @@ class SeatView:
             "players": self.players,
             "seat": self.seat,
             "rules": self.rules.to_dict(),
-            "phase": self.phase,
+            "phase": self.phase.value,
             "to_move": self.to_move,
             "hand_index": self.hand_index,
             "hakem": self.hakem,
@@ -96,6 +174,7 @@ class SeatView:
             "trump": None if self.trump is None else str(self.trump),
             "scores": list(self.scores),
             "hand": [str(c) for c in self.hand],
+            "hand_size": self.rules.hand_size,
             "hand_counts": list(self.hand_counts),
             "leader": self.leader,
             "trick": [{"seat": s, "card": str(c)} for s, c in self.trick],
@@ -120,16 +199,15 @@ class SeatView:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "SeatView":
+    def from_json(cls, d: dict[str, Any]) -> SeatView:
         """Rebuild a view from :meth:`to_json` output (for bots written against JSON)."""
-        from .game import HandResult, TrickRecord
 
         players = d["players"]
         return cls(
             players=players,
             seat=d["seat"],
             rules=Rules.from_dict(players, d.get("rules")),
-            phase=d["phase"],
+            phase=Phase(d["phase"]),
             to_move=d["to_move"],
             hand_index=d["hand_index"],
             hakem=d["hakem"],
@@ -159,20 +237,19 @@ class SeatView:
         )
 
 
-def make_view(game: "Game", seat: int | None) -> SeatView:
+def make_view(game: ViewSource, seat: int | None) -> SeatView:
     """Assemble the view of ``seat`` (``None``: spectator) from public facts and its own cards."""
     n = game.n
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
-    own = seat is not None
-    mine_to_move = own and game.to_move == seat
-    hand = tuple(cards_in(game.hands[seat])) if own else ()
+    mine_to_move = seat is not None and game.to_move == seat
+    hand = tuple(cards_in(game.hands[seat])) if seat is not None else ()
     draw_card = game.draw_card if mine_to_move else None
     return SeatView(
         players=n,
         seat=seat,
         rules=game.rules,
-        phase=game.phase.value,
+        phase=game.phase,
         to_move=game.to_move,
         hand_index=game.hand_index,
         hakem=game.hakem,
@@ -191,8 +268,71 @@ def make_view(game: "Game", seat: int | None) -> SeatView:
         legal=tuple(game.legal_actions()) if mine_to_move else (),
         stock_size=game.stock_size,
         draw_card=draw_card,
-        discards=tuple(cards_in(game.discards[seat])) if own and n == 2 else (),
+        discards=tuple(cards_in(game.discards[seat])) if seat is not None and n == 2 else (),
         discarded=tuple(game.discarded) if n == 2 else (),
-        draw_log=game.draw_log[seat] if own and n == 2 else (),
+        draw_log=game.draw_log[seat] if seat is not None and n == 2 else (),
         hakem_draw=game.hakem_draw.to_json() if game.hakem_draw is not None else None,
     )
+
+
+def views_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """``make_view(game, seat).to_json()`` for each of ``seats``, the public part built once.
+
+    What a server sends after every event: one view per seat and one for spectators. The fields
+    anyone may know (the same list as :func:`make_view`'s) are converted once and shared by every
+    recipient's object; each recipient's own fields (its hand, its legal actions, and with two
+    players the card it draws, its discards and its draws) are added to its copy alone. The objects
+    share their public lists: read them, do not change them.
+    """
+    n = game.n
+    two = n == 2
+    to_move = game.to_move
+    public: dict[str, Any] = {
+        "players": n,
+        "rules": game.rules.to_dict(),
+        "phase": game.phase.value,
+        "to_move": to_move,
+        "hand_index": game.hand_index,
+        "hakem": game.hakem,
+        "dealer": game.dealer,
+        "first_hakem": game.first_hakem,
+        "trump": None if game.trump is None else str(game.trump),
+        "scores": list(game.scores),
+        "hand_size": game.rules.hand_size,
+        "hand_counts": [h.bit_count() for h in game.hands],
+        "leader": game.leader,
+        "trick": [{"seat": s, "card": str(c)} for s, c in zip(game.trick_seats, game.trick)],
+        "tricks": list(game.tricks),
+        "seat_tricks": list(game.seat_tricks),
+        "completed": [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                      for t in game.completed],
+        "results": [r.to_json() | {"hakem_koti": r.hakem_koti} for r in game.results],
+    }
+    if two:
+        public["stock_size"] = game.stock_size
+        public["discarded"] = list(game.discarded)
+    if game.hakem_draw is not None:
+        public["hakem_draw"] = game.hakem_draw.to_json()
+    legal: list[dict[str, Any]] | None = None
+    out: list[dict[str, Any]] = []
+    for seat in seats:
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
+        d = dict(public)
+        d["seat"] = seat
+        mine_to_move = seat is not None and to_move == seat
+        d["hand"] = [str(c) for c in cards_in(game.hands[seat])] if seat is not None else []
+        if mine_to_move:
+            if legal is None:
+                legal = [a.to_json() for a in game.legal_actions()]
+            d["legal"] = legal
+        else:
+            d["legal"] = []
+        if two:
+            draw_card = game.draw_card if mine_to_move else None
+            d["draw_card"] = None if draw_card is None else str(draw_card)
+            d["discards"] = [str(c) for c in cards_in(game.discards[seat])] if seat is not None else []
+            d["draw_log"] = ([{"first": str(a), "second": str(b), "choice": "keep" if k else "pass"}
+                              for a, b, k in game.draw_log[seat]] if seat is not None else [])
+        out.append(d)
+    return out
