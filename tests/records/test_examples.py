@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hokm.cli.main import main
-from hokm.records import RECORD_CODES, load_record, record_from_game, dumps
+from hokm.records import RECORD_CODES, dumps, load_record, record_from_game
 
 DATA = Path(__file__).parent / "data"
 EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))

@@ -24,6 +24,7 @@ def play(players: int, seed: int) -> tuple[Game, list[dict]]:
             start["winners"] = [t.winner for t in game.completed]
             start["left"] = [sorted(str(c) for c in game.hand_of(s)) for s in range(players)]
             start["tricks"] = list(game.tricks)
+            start["seat_tricks"] = list(game.seat_tricks)
             seen.append(start)
             start = None
         if game.phase is Phase.OVER:
@@ -48,7 +49,8 @@ def test_frames_agree_with_the_engine(players, seed):
         assert frames[0]["trick"] is None and frames[0]["trick_no"] == 0
         assert [f["trick"]["winner"] for f in frames[1:]] == exp["winners"]
         assert [sorted(h) for h in frames[-1]["hands"]] == exp["left"]
-        assert frames[-1]["tricks"] == exp["tricks"]
+        assert frames[-1]["tricks"] == exp["tricks"] and frames[-1]["seat_tricks"] == exp["seat_tricks"]
+        assert all(sum(f["seat_tricks"]) == f["trick_no"] for f in frames)
         assert hand["result"] == result.to_json()
         assert (hand["discards"] is not None) == (players == 2)
         if players == 2:  # the Hâkem puts down 3 and rejects 11 draws, the other 2 and 10

@@ -8,8 +8,8 @@
 """
 
 from .errors import RECORD_CODES, RecordError
-from .load import FORMAT, game_summary, load_record, parse_card, replay_summary
 from .frames import replay_frames
+from .load import FORMAT, game_summary, load_record, parse_card, replay_summary
 from .write import dumps, record_from_game
 
 __all__ = [

@@ -31,6 +31,7 @@ def _frame(game: Game, hand: int, hakem: int, trick_no: int) -> dict[str, Any]:
                                             "winner": last.winner},
         "hands": [_cards(game, s) for s in range(game.n)],
         "tricks": list(game.tricks),
+        "seat_tricks": list(game.seat_tricks),
     }
 
 

@@ -15,16 +15,16 @@ from typing import Any
 
 from ..cards import Card, Suit
 from ..engine import (
+    KEEP,
+    PASS,
+    PLAYS,
+    TRUMPS,
     DealError,
     Discard,
     Game,
     IllegalActionError,
     Phase,
     SetupError,
-    KEEP,
-    PASS,
-    PLAYS,
-    TRUMPS,
     run_hakem_draw,
 )
 from ..rules import Rules, RulesError
@@ -251,7 +251,7 @@ def _hand(game: Game, hand: Any, i: int, last: bool) -> None:
             _draws(game, hand, i)
     if "plays" in hand:
         _plays(game, hand, i)
-    if not last and game.phase is not Phase.DEAL and game.phase is not Phase.OVER:
+    if not last and game.phase not in (Phase.DEAL, Phase.OVER):
         raise _missing(game, i, f"hand {i + 1}")
 
 

@@ -8,7 +8,8 @@ and draws, and the cards in play order. Hâkem, dealer and hands follow from the
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..engine import ChooseTrump, Discard, Draw, Game, Phase, Play
 from .load import FORMAT
