@@ -5,9 +5,10 @@ import json
 import pytest
 
 from hokm.arena import DealSequence, play_game, run_match, seatings, sequence_seed
-from hokm.bots.base import Bot, make_bot, register_bot
+from hokm.bots.base import Bot
 from hokm.cli.main import main
 from hokm.engine import Rules, SeatView
+from hokm.players import make_bot, register_bot
 
 
 class _Crash(Bot):

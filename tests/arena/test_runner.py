@@ -6,9 +6,10 @@ import time
 import pytest
 
 from hokm.arena import DealSequence, play_game
-from hokm.bots.base import Bot, BotFailure, OmniscientBot, make_bot
+from hokm.bots.base import Bot, BotFailure, OmniscientBot
 from hokm.cards import CARDS
 from hokm.engine import Game, Play, Rules, SeatView
+from hokm.players import make_bot
 
 R4, R3, R2 = Rules(players=4), Rules(players=3), Rules(players=2)
 

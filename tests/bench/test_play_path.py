@@ -65,3 +65,48 @@ def test_fast_path_matches_the_rules_and_the_general_path(players: int) -> None:
             else:
                 assert game.legal_cards() == []
             game.apply(actions[rng.randrange(len(actions))])
+
+
+
+def accepts_as_check_does(game: Game) -> None:
+    """Every card: ``apply`` on a copy accepts it exactly when ``check`` does."""
+    for card in CARDS:
+        probe = game.copy()
+        try:
+            probe.check(PLAYS[card])
+            legal = True
+        except IllegalActionError:
+            legal = False
+        if legal:
+            probe.apply(PLAYS[card])
+        else:
+            with pytest.raises(IllegalActionError):
+                probe.apply(PLAYS[card])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_kept_legal_mask_never_outlives_the_state(players: int) -> None:
+    """``legal_actions`` keeps the mover's legal mask for ``apply``: after a play, an undo, a
+    copy's own moves or another deal, ``apply`` still accepts exactly the cards ``check`` accepts."""
+    rng = random.Random(10 + players)
+    for _ in range(3):
+        game = Game.new(Rules(players=players), seed=rng.randrange(10**6))
+        while not game.is_over:
+            if game.phase is Phase.DEAL:
+                game.legal_actions()
+                game.deal(rng=rng)
+                continue
+            actions = game.legal_actions()
+            if game.phase is Phase.PLAY and game.trick and rng.random() < 0.3:
+                # the follower's mask is kept; taking the lead back must drop it
+                game.undo()
+                if rng.random() < 0.5:
+                    game.legal_cards()
+                branch = game.copy()
+                moves = branch.legal_actions()
+                branch.apply(moves[rng.randrange(len(moves))])
+                accepts_as_check_does(game)
+                actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+            if game.phase is Phase.PLAY and rng.random() < 0.3:
+                accepts_as_check_does(game)  # no legal_actions() since the last play

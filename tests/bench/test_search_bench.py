@@ -27,3 +27,12 @@ def test_table_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "search", "--positions", "2", "--deals", "10"]) == 0
     out = capsys.readouterr().out
     assert "play-read, per deal" in out and "disagreements: 0" in out
+
+
+def test_repeated_compiled_passes_keep_the_fastest(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "search", "--players", "4", "--positions", "2", "--deals", "10", "--repeat", "3",
+                 "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["repeat"] == 3 and r["disagreements"] == 0
+    for key in ("read_us", "sample_us", "playout_us"):
+        assert 0 < r[key]["compiled"] < r[key]["python"]

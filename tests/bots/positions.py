@@ -6,7 +6,7 @@ positions), so a position reached here is one the real rules can reach.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from hokm.cards import Card, Suit, full_deck, parse_cards
 from hokm.engine import Game, Rules, deal_layout

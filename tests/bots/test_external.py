@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from hokm.bots.base import BotFailure, make_bot
+from hokm.bots.base import BotFailure
 from hokm.bots.external import ACT_SCHEMA, VIEW_SCHEMA, ExternalBot
 from hokm.bots.random_bot import RandomBot
 from hokm.engine import Game, Phase, Rules
+from hokm.players import make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bots" / "simple_bot.py"

@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hokm.arena import play_game
-from hokm.bots.base import make_bot
-from hokm.bots.heuristic import HeuristicBot, beats, choose_trump, trick_winner
+from hokm.bots.heuristic import HeuristicBot, choose_trump, trick_winner
 from hokm.cards import Card, Suit, parse_cards
 from hokm.engine import Discard, Draw, Game, Phase, Play, Rules
+from hokm.engine.tricks import beats
+from hokm.players import make_bot
 
 from .positions import position
 

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hokm.bots.base import make_bot
 from hokm.bots.memory import Memory, above
 from hokm.cards import SUIT_MASKS, Card, Suit, mask_of, parse_cards
 from hokm.engine import Game, Phase, Rules
+from hokm.players import make_bot
 
 from .positions import position
 

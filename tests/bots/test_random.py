@@ -2,8 +2,8 @@
 
 import pytest
 
-from hokm.bots.base import make_bot
 from hokm.engine import Game, Phase, Rules
+from hokm.players import make_bot
 
 
 def _actions(players: int, game_seed: int, bot_seed: int, steps: int = 300) -> list[str]:

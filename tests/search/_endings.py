@@ -39,7 +39,7 @@ def random_ending(rules: Rules, rng: random.Random, left: int) -> DDPosition:
         trick = []
         # cards on the trick must be legal: follow the led suit when the seat still holds it
         ok = True
-        for j in range(in_trick):
+        for _ in range(in_trick):
             card = deck[k]
             k += 1
             trick.append(card)

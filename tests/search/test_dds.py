@@ -230,3 +230,31 @@ def test_three_player_margins_are_the_tricks_the_mover_can_make_sure_of(left: in
             assert margins[card] == expect, pos.describe()
         differ += len(set(margins.values())) > 1
     assert differ > 0  # the positions do tell cards apart
+
+
+@pytest.mark.parametrize("players, trick, brute", [(2, 7, 10), (3, 13, 15)])
+def test_small_bench_checks_every_late_answer_against_brute_force(players, trick, brute):
+    from hokm.bench.solver import measure_small
+
+    out = measure_small(players, 3, seed=5, tricks=(trick,), brute_tricks=(brute,))
+    assert set(out["tricks"]) == {str(trick), str(brute)}
+    assert "brute_ms" not in out["tricks"][str(trick)]
+    row = out["tricks"][str(brute)]
+    assert row["hokm_ms"] >= 0 and row["brute_ms"] > 0 and row["disagreements"] == 0
+    assert out["disagreements"] == 0
+
+
+def test_three_player_margin_of_a_position_winning_ranks_got_wrong():
+    """Keyed by winning ranks, the three-player table once answered 5 here; exact keys say 4
+    (seat 1 makes sure of two more tricks, not three, against the other two)."""
+    from hokm.cards import Card
+
+    rules = Rules(players=3)
+    hands = ("9S 4H KH AH 7D JD QD 4C 9C", "3S 4S 5S AS 3H JH QH 3D AD 7C", "2S TS JS QS KS 9H 2D 9D 5C 6C")
+    masks = tuple(sum(1 << int(Card.parse(c)) for c in h.split()) for h in hands)
+    pos = DDPosition(rules, 1, masks, 0, (int(Card.parse("QC")),), (4, 2, 1), 0)
+    dds.clear_table()
+    values, margins = dds.move_margins(pos)
+    assert margins == {Card.parse("7C"): 4} and values == {Card.parse("7C"): -1}
+    after = pos.play(int(Card.parse("7C")))
+    assert dds.reaches(after, 1, 4) and not dds.reaches(after, 1, 5)

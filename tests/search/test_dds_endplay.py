@@ -35,6 +35,19 @@ def test_reach_seven_agrees_with_endplay(left, count):
         assert dds.reaches(pos, 1 - side, 7) != endplay_reaches7(pos), pos.describe()
 
 
+@pytest.mark.parametrize("left", [9, 10, 11, 12, 13])
+def test_reach_seven_agrees_with_endplay_early(left):
+    """The early tricks, where the table's winning ranks and cut-offs do most of the work."""
+    rng = random.Random(2000 + left)
+    rules = Rules(players=4)
+    for i in range(6):
+        pos = random_position(rules, rng, left, in_trick=i % 4)
+        side = pos.side_of(pos.to_move)
+        expect = endplay_reaches7(pos)
+        assert dds.reaches(pos, side, 7) == expect, pos.describe()
+        assert dds.reaches(pos, 1 - side, 7) != expect, pos.describe()
+
+
 def test_move_values_sign_agrees_with_endplay_per_card():
     """Each card's sign (win or lose the hand) matches endplay after that card is played."""
     rng = random.Random(77)
@@ -60,3 +73,4 @@ def test_bench_reports_medians_and_disagreements():
     for row in out["tricks"].values():
         assert row["hokm_ms"] >= 0 and row["endplay_ms"] >= 0 and row["disagreements"] == 0
     assert out["disagreements"] == 0
+

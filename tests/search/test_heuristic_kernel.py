@@ -9,11 +9,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from hokm.bots.base import make_bot
 from hokm.bots.heuristic import choose_play
 from hokm.bots.memory import Memory
 from hokm.cards import cards_in
 from hokm.engine import Game, Phase, Rules
+from hokm.players import make_bot
 from hokm.search import _heuristic_kernel as hk
 from hokm.search.play_model import PlayEvidence
 from hokm.search.sampler import knowledge, sample_deal, voids_of
@@ -194,8 +194,8 @@ def test_a_batch_of_deals_gets_the_values_of_one_deal_at_a_time(players: int) ->
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_compiled_lookahead_hands_the_same_positions_to_the_solver(players: int) -> None:
     """Heuristic play to the solver's reach, then the solver: compiled and Python agree."""
+    from hokm.search.evaluators import DDEvaluator
     from hokm.search.lookahead import LookaheadEvaluator
-    from hokm.search.pimc import DDEvaluator
     from hokm.search.rollout import Position
 
     dd = DDEvaluator()
@@ -228,9 +228,9 @@ def test_candidates_per_searched_deal_can_differ_by_player_count(monkeypatch: py
     seen = []
     original = pimc.PimcBot._resampled
 
-    def spy(self, draw, play, start, cfg):
-        out = original(self, draw, play, start, cfg)
-        seen.append((cfg.oversample, len(out)))
+    def spy(self, draw, play, start, cfg, oversample):
+        out = original(self, draw, play, start, cfg, oversample)
+        seen.append((oversample, len(out)))
         return out
 
     monkeypatch.setattr(pimc.PimcBot, "_resampled", spy)

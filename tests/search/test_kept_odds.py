@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from hokm.bots.base import make_bot
 from hokm.cards import SUIT_MASKS, cards_in, mask_of
 from hokm.engine import Game, Phase, Rules
+from hokm.players import make_bot
 from hokm.search.inference import Evidence, kept_odds
 from hokm.search.sampler import Knowledge, OddsFill, knowledge, sample_deal
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from hokm.bots.base import available_bots, make_bot
 from hokm.engine import Game, Phase, Rules
+from hokm.players import available_bots, make_bot
 from hokm.search.levels import LEVELS
 from hokm.search.pimc import PimcBot
 
@@ -57,11 +57,19 @@ def test_tuning_specs_change_settings_and_reject_bad_input() -> None:
         make_bot("pimc:grandmaster")
     with pytest.raises(ValueError, match="key=value"):
         make_bot("pimc:hard,speed=9")
+    with pytest.raises(ValueError, match="early: Input should be 'search' or 'heuristic'"):
+        make_bot("pimc:hard,early=fast")
+    with pytest.raises(ValueError, match="keep_model"):
+        make_bot("pimc:hard,keep_model=guess")
+    with pytest.raises(ValueError, match="dd_cards"):
+        make_bot("pimc:hard,dd_cards=13/9")
+    with pytest.raises(ValueError, match="max_deals"):
+        make_bot("pimc:hard,max_deals=many")
 
 
 def test_hard_hands_early_tricks_to_the_heuristic_and_searches_later() -> None:
     """Before the solver's reach hard plays the heuristic's card; after it, it samples deals."""
-    from hokm.bots.base import make_bot as mk
+    from hokm.players import make_bot as mk
 
     game = Game.new(Rules(players=4), seed=3)
     hard, heuristic = mk("hard", seed=1), mk("heuristic", seed=1)

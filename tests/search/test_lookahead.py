@@ -16,9 +16,12 @@ pytest.importorskip("numba")
 from hokm.bots.heuristic import HeuristicBot
 from hokm.bots.random_bot import RandomBot
 from hokm.engine import Game, Phase, Rules
+from hokm.search.config import SearchConfig
+from hokm.search.evaluators import DDEvaluator
 from hokm.search.lookahead import LookaheadEvaluator
-from hokm.search.pimc import DDEvaluator, PimcBot, SearchConfig
+from hokm.search.pimc import PimcBot
 from hokm.search.rollout import PolicyRolloutEvaluator, Position
+from hokm.search.tuning import Tuning
 
 
 def positions(players: int, count: int, seed: int, max_cards: int = 17):
@@ -74,9 +77,8 @@ def test_without_the_solver_the_rollout_plays_like_the_heuristic_bot(players: in
 
 def test_the_search_bot_scores_the_first_tricks_with_lookahead() -> None:
     cfg = SearchConfig(max_deals=3, min_deals=1, budget_s=10.0, enumerate_limit=0, evaluator="dd",
-                       fallback="lookahead", dd_cards=(13, 8, 7), early="search", root="heuristic",
-                       early_deals=2)
-    bot = PimcBot(cfg, seed=1)
+                       dd_cards=(13, 8, 7), early="search", root="heuristic")
+    bot = PimcBot(cfg, seed=1, tuning=Tuning(fallback="lookahead", early_deals=2))
     game = Game.new(Rules(players=4), seed=5)
     heuristic = HeuristicBot()
     while game.phase is not Phase.PLAY or len(game.legal_cards()) < 2:

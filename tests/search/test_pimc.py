@@ -10,7 +10,9 @@ import pytest
 from hokm.bots.random_bot import RandomBot
 from hokm.cards import Card, mask_of
 from hokm.engine import Game, Phase, Rules
-from hokm.search.pimc import PimcBot, SearchConfig, game_value
+from hokm.engine.view import SeatView
+from hokm.search.config import SearchConfig
+from hokm.search.pimc import PimcBot, game_value
 from hokm.search.rollout import Position, RolloutEvaluator, playout
 
 FAST = SearchConfig(max_deals=4, min_deals=1, budget_s=10.0, enumerate_limit=4, root_deals=3,
@@ -50,6 +52,9 @@ class Recorder:
     def __init__(self, favourite: Card | None = None) -> None:
         self.favourite = favourite
         self.calls: list[tuple[Position, dict]] = []
+
+    def prepare(self, view: SeatView) -> None:
+        pass
 
     def move_values(self, pos: Position) -> dict:
         values = {c: (1.0 if c == self.favourite else -1.0) for c in pos.legal()}

@@ -11,7 +11,8 @@ import pytest
 from hokm.bots.heuristic import HeuristicBot
 from hokm.cards import mask_of
 from hokm.engine import Game, Phase, Rules
-from hokm.search.pimc import PimcBot, SearchConfig
+from hokm.search.config import SearchConfig
+from hokm.search.pimc import PimcBot
 from hokm.search.play_model import PlayEvidence, _touching
 from hokm.search.sampler import knowledge, sample_deal
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from hokm.engine import Game, Rules
-from hokm.engine.game import Phase
+from hokm.engine.phase import Phase
 from hokm.search.position import DDPosition, PositionError, random_position
 
 

@@ -25,12 +25,13 @@ import math
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from ..bots.base import make_bot
 from ..engine import Rules
+from ..players import make_bot
+from ..procs import process_pool
 from .runner import GameOutcome, play_game
 from .stats import elo_with_ci, finite_or_none, percentile, wilson
 
@@ -217,7 +218,7 @@ def iter_sequences(rules: Rules, a: str, b: str, sequences: int, seed: int, jobs
             yield _play_sequence_args(t)
         return
     chunk = max(1, min(16, sequences // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with process_pool(jobs, start_method=None) as pool:
         yield from pool.map(_play_sequence_args, tasks, chunksize=chunk)
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from ..bots.base import Bot, BotFailure, OmniscientBot
 from ..cards import Card
@@ -117,12 +117,12 @@ def play_game(
     n = rules.players
     if len(bots_by_seat) != n:
         raise ValueError(f"a {n}-player game needs {n} bots, got {len(bots_by_seat)}")
+    deals: DealSequence | None = None
     if isinstance(seed, (int, str)) and not isinstance(seed, bool):
-        deals: DealSequence | None = DealSequence(rules, seed)
+        deals = DealSequence(rules, seed)
         game = Game(rules, hakem_draw=deals.hakem_draw())
         rng = None
     else:
-        deals = None
         rng = seed if isinstance(seed, random.Random) else None
         game = Game(rules, hakem_draw=draw_hakem(rules, rng))
     times: list[list[float]] = [[] for _ in range(n)]
@@ -172,6 +172,8 @@ def play_game(
     hands_won = [0] * sides
     kots_won = [0] * sides
     for r in game.results:
+        if r.winner is None:  # only the open hand has no winner; these are finished
+            continue
         hands_won[r.winner] += 1
         kots_won[r.winner] += r.kot
     if forfeit is None:

@@ -9,7 +9,7 @@ score, and their interval is the transform of the Wilson bounds.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054

@@ -1,6 +1,6 @@
 """``hokm bench solver``: the double-dummy solver side by side with endplay's bridge solver.
 
-Four players only (endplay solves bridge, which is four-handed Hokm without the early stop).
+Four players (endplay solves bridge, which is four-handed Hokm without the early stop).
 For random deals played out at random to the start of tricks 1, 3, 5 and 7, both solvers answer
 the same question, "does the side to move reach 7 tricks?": ours with
 :func:`hokm.search.dds.reaches`, endplay with ``solve_board`` in target mode (the target being the
@@ -8,6 +8,11 @@ tricks the side still needs). Every answer is compared; the times are medians pe
 measured in the same run, after both solvers have been warmed up. The clock is this thread's CPU
 time by default (both solvers run in the calling thread), which a machine shared with other work
 disturbs far less than wall time (``--clock wall``).
+
+``--players 2`` and ``--players 3`` time the solver alone on the whole-hand question
+(:func:`hokm.search.dds.solve`: who wins, by how much, kot included) at the same tricks, and
+check it against exhaustive minimax (:func:`hokm.search.brute.brute_move_values`) at the late tricks
+where that is feasible (``--brute-tricks``).
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instead, play N 4-player games of oracle against heuristic and time the oracle")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="thread CPU time (default) or wall time")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
+                        help="4 (default): against endplay; 2 or 3: the solver alone, and brute force late")
+    parser.add_argument("--brute-tricks", default=None,
+                        help="2 and 3 players: tricks at which exhaustive minimax checks every answer "
+                             "(default 9,10,11 with two players, 14,15,16 with three)")
 
 
 def endplay_deal(pos: DDPosition):
@@ -120,23 +130,77 @@ def measure(positions: int, seed: int, clock: str = "cpu", tricks: tuple[int, ..
     return out
 
 
+BRUTE_TRICKS = {2: (9, 10, 11), 3: (14, 15, 16)}
+
+
+def measure_small(players: int, positions: int, seed: int, clock: str = "cpu", tricks: tuple[int, ...] = TRICKS,
+                  brute_tricks: tuple[int, ...] | None = None) -> dict[str, Any]:
+    """Two or three players: the solver's time per whole-hand answer at each trick (median, p90)
+    and, at ``brute_tricks``, exhaustive minimax's time and every disagreement with it."""
+    from ..search import dds
+    from ..search.brute import brute_move_values
+
+    if players not in (2, 3):
+        raise ValueError(f"measure_small is for 2 or 3 players, not {players!r}")
+    rules = Rules(players=players)
+    rng = random.Random(seed)
+    now = time.thread_time if clock == "cpu" else time.perf_counter
+    warm = dds.warm_up()
+    brute_at = BRUTE_TRICKS[players] if brute_tricks is None else brute_tricks
+    out: dict[str, Any] = {"players": players, "positions": positions, "seed": seed, "clock": clock,
+                           "warm_up_s": round(warm, 3), "tricks": {}}
+    total_bad = 0
+    for trick in sorted(set(tricks) | set(brute_at)):
+        ours: list[float] = []
+        brute: list[float] = []
+        bad: list[str] = []
+        for _ in range(positions):
+            pos = random_position(rules, rng, rules.total_tricks + 1 - trick)
+            t0 = now()
+            value = dds.solve(pos).value
+            ours.append((now() - t0) * 1000)
+            if trick in brute_at:
+                t1 = now()
+                expect = max(brute_move_values(pos).values())
+                brute.append((now() - t1) * 1000)
+                if value != expect:
+                    bad.append(pos.describe())
+        total_bad += len(bad)
+        row: dict[str, Any] = {"hokm_ms": round(statistics.median(ours), 4), "hokm_p90_ms": _p90(ours)}
+        if brute:
+            row.update(brute_ms=round(statistics.median(brute), 4), brute_p90_ms=_p90(brute),
+                       disagreements=len(bad), examples=bad[:3])
+        out["tricks"][str(trick)] = row
+    out["disagreements"] = total_bad
+    return out
+
+
+def _p90(times: list[float]) -> float:
+    return round(statistics.quantiles(times, n=10)[-1], 4) if len(times) > 1 else round(times[0], 4)
+
+
 def oracle_games(games: int, seed: int) -> dict[str, Any]:
     """``oracle`` (team 0) against ``heuristic`` (team 1): wins, seconds a game, oracle decisions."""
     from ..arena.runner import play_game
-    from ..bots.base import make_bot
+    from ..players import make_bot
     from ..search import dds
+    from ..search.oracle import OracleBot
 
     dds.warm_up()
+    rules = Rules(players=4)
     wins, per_game, decisions, fallbacks = 0, [], [], 0
     for g in range(games):
         oracle = make_bot("oracle")
-        bots = [oracle if s % 2 == 0 else make_bot("heuristic", seed=seed + g) for s in range(4)]
+        if not isinstance(oracle, OracleBot):
+            raise TypeError(f"the 'oracle' player is a {type(oracle).__name__}, not an OracleBot")
+        bots = [oracle if rules.side_of(s) == 0 else make_bot("heuristic", seed=seed + g) for s in range(4)]
         t0 = time.perf_counter()
-        out = play_game(Rules(players=4), bots, seed=seed + g)
+        out = play_game(rules, bots, seed=seed + g)
         per_game.append(time.perf_counter() - t0)
         wins += out.winner == 0
-        decisions += out.decision_seconds[0] + out.decision_seconds[2]
-        fallbacks += oracle.fallbacks  # type: ignore[attr-defined]
+        for s in rules.seats_of(0):
+            decisions += out.decision_seconds[s]
+        fallbacks += oracle.fallbacks
     q = statistics.quantiles(decisions, n=20) if len(decisions) > 1 else decisions * 19
     return {"games": games, "seed": seed, "oracle_wins": wins, "median_s_per_game": round(statistics.median(per_game), 2),
             "decisions": len(decisions), "decision_p50_ms": round(statistics.median(decisions) * 1000, 3),
@@ -158,17 +222,17 @@ def run(args: argparse.Namespace) -> int:
     if args.positions < 1:
         print("--positions must be at least 1")
         return 2
+    last = Rules(players=args.players).total_tricks
+    tricks = _trick_list(args.tricks, last)
+    if tricks is None:
+        print(f"--tricks must list trick numbers from 1 to {last}, not {args.tricks!r}")
+        return 2
+    if args.players != 4:
+        return _run_small(args, tricks, last)
     try:
         import endplay  # noqa: F401
     except ImportError:
         print("hokm bench solver needs endplay (pip install -e '.[dev]')")
-        return 2
-    try:
-        tricks = tuple(int(t) for t in args.tricks.split(","))
-    except ValueError:
-        tricks = ()
-    if not tricks or any(not 1 <= t <= 13 for t in tricks):
-        print(f"--tricks must list trick numbers from 1 to 13, not {args.tricks!r}")
         return 2
     result = measure(args.positions, args.seed, args.clock, tricks)
     if args.json:
@@ -182,4 +246,36 @@ def run(args: argparse.Namespace) -> int:
             print(f"{trick:>5}  {row['hokm_ms']:>9.3f}  {row['endplay_ms']:>10.3f}  {ratio:>7.1f}x  "
                   f"{row['disagreements']:>8}")
         print("medians per position; both solvers measured in the same run")
+    return 1 if result["disagreements"] else 0
+
+
+def _trick_list(text: str, last: int) -> tuple[int, ...] | None:
+    try:
+        tricks = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        return None
+    if not tricks or any(not 1 <= t <= last for t in tricks):
+        return None
+    return tricks
+
+
+def _run_small(args: argparse.Namespace, tricks: tuple[int, ...], last: int) -> int:
+    brute_at = None
+    if args.brute_tricks is not None:
+        brute_at = () if args.brute_tricks == "" else _trick_list(args.brute_tricks, last)
+        if brute_at is None:
+            print(f"--brute-tricks must list trick numbers from 1 to {last}, not {args.brute_tricks!r}")
+            return 2
+    result = measure_small(args.players, args.positions, args.seed, args.clock, tricks, brute_at)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 1 if result["disagreements"] else 0
+    print(f"the whole hand's value (dds.solve), {args.positions} random {args.players}-player positions per trick, "
+          f"seed {args.seed}, {args.clock} clock (solver warm-up {result['warm_up_s']} s, not counted)")
+    print(f"{'trick':>5}  {'hokm ms':>9}  {'hokm p90':>9}  {'brute ms':>9}  {'brute p90':>9}  {'disagree':>8}")
+    for trick, row in result["tricks"].items():
+        brute = (f"{row['brute_ms']:>9.3f}  {row['brute_p90_ms']:>9.3f}  {row['disagreements']:>8}"
+                 if "brute_ms" in row else f"{'-':>9}  {'-':>9}  {'-':>8}")
+        print(f"{trick:>5}  {row['hokm_ms']:>9.3f}  {row['hokm_p90_ms']:>9.3f}  {brute}")
+    print("medians and 90th percentiles per position")
     return 1 if result["disagreements"] else 0

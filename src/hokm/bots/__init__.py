@@ -1,5 +1,5 @@
-"""Bots: players that see only ``view(seat)``. Build them by name with :func:`make_bot`."""
+"""Bots: players that see only ``view(seat)``. Build them by name with :func:`hokm.players.make_bot`."""
 
-from .base import Bot, BotFailure, OmniscientBot, available_bots, make_bot, register_bot
+from .base import Bot, BotFailure, OmniscientBot
 
-__all__ = ["Bot", "BotFailure", "OmniscientBot", "available_bots", "make_bot", "register_bot"]
+__all__ = ["Bot", "BotFailure", "OmniscientBot"]

@@ -27,14 +27,33 @@ from collections import deque
 from typing import Any
 
 from ..engine.actions import Action, action_from_json
+from ..engine.phase import Phase
 from ..engine.view import SeatView
-from .base import Bot, BotFailure, register_prefix
+from .base import Bot, BotFailure
 
 PROTOCOL_VERSION = 1
-#: Seconds a program may take per decision unless told otherwise (``timeout=`` or this variable).
-DEFAULT_TIMEOUT = float(os.environ.get("HOKM_BOT_TIMEOUT", "10"))
+#: Seconds a program may take per decision unless told otherwise (``timeout=`` or ``HOKM_BOT_TIMEOUT``).
+DEFAULT_TIMEOUT = 10.0
 #: Seconds a program may take to start and answer its first decision.
 STARTUP_GRACE = 10.0
+
+
+def default_timeout() -> float:
+    """Seconds a program may take per decision: ``HOKM_BOT_TIMEOUT`` when set, else :data:`DEFAULT_TIMEOUT`.
+
+    Read when a bot is made, not when this module is imported; a value that is not a number of
+    seconds above 0 raises ``ValueError`` naming the variable.
+    """
+    raw = os.environ.get("HOKM_BOT_TIMEOUT")
+    if raw is None or not raw.strip():
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise ValueError(f"HOKM_BOT_TIMEOUT={raw!r}: must be a number of seconds more than 0")
+    return value
 
 
 class ExternalBot(Bot):
@@ -46,7 +65,7 @@ class ExternalBot(Bot):
             raise ValueError("cmd: needs a command line, e.g. cmd:\"python examples/bots/simple_bot.py\"")
         self.command = command
         self.name = f"cmd:{command}"
-        self.timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        self.timeout = default_timeout() if timeout is None else float(timeout)
         if not self.timeout > 0:
             raise ValueError(f"timeout must be more than 0 seconds, not {timeout!r}")
         env = dict(os.environ)
@@ -147,11 +166,9 @@ class ExternalBot(Bot):
                     pass
 
 
-def _factory(argument: str, seed: int | None = None, timeout: float | None = None, **_: object) -> ExternalBot:
+def external_bot(argument: str, seed: int | None = None, timeout: float | None = None, **_: object) -> ExternalBot:
+    """The ``cmd:COMMAND`` spec: a bot program run as a child process."""
     return ExternalBot(argument, timeout=timeout, seed=seed)
-
-
-register_prefix("cmd", _factory)
 
 
 # ---------------------------------------------------------------------- the view's JSON schema
@@ -181,7 +198,7 @@ VIEW_SCHEMA: dict[str, Any] = _obj({
     "seat": _SEAT,
     "rules": _obj({"target_points": _INT, "kot_points": _INT, "hakem_koti_points": _INT,
                    "partner_draw": {"type": "boolean"}, "removed_two": _CARD}),
-    "phase": {"enum": ["deal", "trump", "discard", "draw", "play", "over"]},
+    "phase": {"enum": [p.value for p in Phase]},
     "to_move": {"oneOf": [_SEAT, {"type": "null"}]},
     "hand_index": _INT,
     "hakem": _SEAT,
@@ -190,6 +207,7 @@ VIEW_SCHEMA: dict[str, Any] = _obj({
     "trump": {"oneOf": [_SUIT, {"type": "null"}]},
     "scores": _arr(_INT),
     "hand": _arr(_CARD),
+    "hand_size": _INT,
     "hand_counts": _arr(_INT),
     "leader": _SEAT,
     "trick": _arr(_obj({"seat": _SEAT, "card": _CARD})),

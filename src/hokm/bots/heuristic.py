@@ -29,10 +29,16 @@ the opponent's face-down discards, so void and master inference stays conservati
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from ..cards import SUIT_MASKS
-from ..engine.actions import PLAYS, TRUMPS, Action, Discard, Draw, KEEP, PASS
+from ..engine.actions import KEEP, PASS, PLAYS, TRUMPS, Action, Discard, Draw, Play
+from ..engine.phase import Phase
+from ..engine.tricks import beats, winning_index
 from ..engine.view import SeatView
-from .base import Bot, register_bot
+from ..rules import partner_of
+from .base import Bot
 from .memory import Memory, above, low_card, top_card
 
 
@@ -40,21 +46,9 @@ def _popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-def beats(card: int, best: int, trump: int | None) -> bool:
-    """Whether ``card`` beats the trick's current best card ``best``."""
-    cs, bs = card // 13, best // 13
-    if cs == bs:
-        return card > best
-    return cs == trump
-
-
 def trick_winner(trick: tuple[tuple[int, int], ...], trump: int | None) -> tuple[int, int]:
-    """``(seat, card)`` holding the open trick so far."""
-    seat, best = trick[0]
-    for s, c in trick[1:]:
-        if beats(c, best, trump):
-            seat, best = s, c
-    return seat, best
+    """``(seat, card)`` holding the open trick so far (the engine's rule)."""
+    return trick[winning_index([c for _, c in trick], trump)]
 
 
 def choose_trump(hand: tuple[int, ...] | list[int]) -> int:
@@ -80,13 +74,13 @@ class HeuristicBot(Bot):
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in the {view.phase} phase")
         phase = view.phase
-        if phase == "play":
+        if phase is Phase.PLAY:
             return PLAYS[choose_play(view, Memory.from_view(view))]
-        if phase == "trump":
+        if phase is Phase.TRUMP:
             return TRUMPS[choose_trump(view.hand)]
-        if phase == "discard":
+        if phase is Phase.DISCARD:
             return choose_discard(view)
-        if phase == "draw":
+        if phase is Phase.DRAW:
             return choose_draw(view)
         raise ValueError(f"seat {view.seat} has nothing to decide in the {phase} phase")
 
@@ -104,7 +98,10 @@ def card_value(card: int, m: Memory) -> float:
 def choose_discard(view: SeatView) -> Discard:
     """Throw the least valuable cards; among equals, cards of short side suits (to make voids)."""
     m = Memory.from_view(view)
-    count = len(next(iter(view.legal)).cards)  # every legal discard has the required size
+    first = view.legal[0] if view.legal else None
+    if not isinstance(first, Discard):
+        raise ValueError(f"no discard to choose in the {view.phase} phase")
+    count = len(first.cards)  # every legal discard has the required size
     hand = list(view.hand)
 
     def keep_score(c: int) -> tuple[float, int]:
@@ -138,21 +135,41 @@ def choose_draw(view: SeatView) -> Draw:
 
 
 # --------------------------------------------------------------------------- card play
+class PlayView(Protocol):
+    """What :func:`choose_play` reads of a view: a :class:`SeatView`, or the few fields of a
+    replayed decision (:mod:`hokm.search.play_model`, :mod:`hokm.search.lookahead`)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def legal(self) -> Sequence[Action]: ...
+
+    @property
+    def trick(self) -> tuple[tuple[int, int], ...]: ...
+
+
 class _Table:
     """The facts of the current decision, computed once."""
 
     __slots__ = ("view", "m", "seat", "n", "trump", "partner", "legal", "opps", "after", "opps_after")
 
-    def __init__(self, view: SeatView, m: Memory) -> None:
+    def __init__(self, view: PlayView, m: Memory) -> None:
         self.view = view
         self.m = m
-        self.seat = seat = view.seat  # type: ignore[assignment]
+        if view.seat is None:
+            raise ValueError("card play needs a seat's view")
+        self.seat = seat = view.seat
         self.n = n = view.players
         self.trump = m.trump
-        self.partner = (seat + 2) % 4 if n == 4 else None
+        self.partner = partner_of(seat, n)
         legal = 0
         for a in view.legal:
-            legal |= 1 << a.card  # type: ignore[union-attr]
+            if isinstance(a, Play):
+                legal |= 1 << a.card
         self.legal = legal
         self.opps = [s for s in range(n) if s != seat and s != self.partner]
         played = len(view.trick)
@@ -177,7 +194,7 @@ class _Table:
         return False
 
 
-def choose_play(view: SeatView, m: Memory) -> int:
+def choose_play(view: PlayView, m: Memory) -> int:
     """The card to play (as an index) for the seat to move."""
     t = _Table(view, m)
     if not view.trick:
@@ -344,6 +361,3 @@ def _lead(t: _Table) -> int:
         return best
     return top_card(my_trumps) if masters & my_trumps else low_card(legal)
 
-
-register_bot("heuristic", lambda seed=None, **_: HeuristicBot(seed),
-             "rule-based player: card memory, hokm lâzem, boridan and rad kardan")

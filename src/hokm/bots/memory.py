@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import SUIT_MASKS, Card, cards_in, full_deck, mask_of
+from ..cards import SUIT_MASKS, full_deck, mask_of
 from ..engine.view import SeatView
 
 
@@ -55,7 +55,7 @@ class Memory:
     voids: list[int]
 
     @classmethod
-    def from_view(cls, view: SeatView) -> "Memory":
+    def from_view(cls, view: SeatView) -> Memory:
         """Rebuild the seat's knowledge from its view (public play and its own cards only)."""
         if view.seat is None:
             raise ValueError("card memory needs a seat's view, not a spectator's")
@@ -149,9 +149,6 @@ class Memory:
         if self.trump is None or suit == self.trump:
             return False
         return self.is_void(seat, suit) and not self.is_void(seat, self.trump)
-
-    def unseen_cards(self) -> list[Card]:
-        return cards_in(self.unseen)
 
     def void_suits(self, seat: int) -> list[int]:
         """The suits ``seat`` has shown it is void in (from failures to follow)."""

@@ -6,7 +6,7 @@ import random
 
 from ..engine.actions import Action
 from ..engine.view import SeatView
-from .base import Bot, register_bot
+from .base import Bot
 
 
 class RandomBot(Bot):
@@ -20,5 +20,3 @@ class RandomBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action in the {view.phase} phase")
         return view.legal[self.rng.randrange(len(view.legal))]
 
-
-register_bot("random", lambda seed=None, **_: RandomBot(seed), "uniformly random legal moves")

@@ -1,7 +1,8 @@
 """The compiled hot loop of the double-dummy solver (Numba, ``cache=True``).
 
 Everything here works on plain ``int64`` values: a hand is a 52-bit mask (bit ``suit*13+rank``),
-the trick in progress is up to three card indices. Two searches share one transposition table:
+the trick in progress is up to three card indices. Two searches share one transposition table
+(``ge2`` and ``ge3`` run ``search2`` and ``search3``):
 
 ``ge2``
     Two sides (4 and 2 players): can side ``S`` take at least ``need`` of the next ``horizon``
@@ -17,10 +18,17 @@ the trick in progress is up to three card indices. Two searches share one transp
 
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
 from play are removed), quick tricks and a top-trump "later tricks" bound at the start of each
-trick, lead and follow move ordering with the table's best lead tried first, and the table itself:
-keyed on relative ranks (the hands with the dead cards squeezed out, so positions that differ only
-in which low cards are gone share bounds), two slots per bucket and full keys, so it never needs
-clearing between positions and survives across calls.
+trick, lead and follow move ordering with the table's best lead tried first, and the table itself.
+Its entries are keyed as in Bo Haglund's DDS: every search (``search2``, ``search3``) returns with its
+answer the cards whose ranks decided it ("winning ranks"), and the entry stored at the start of a
+trick holds for every position with the same suit lengths in every hand and the same holders of
+those ranks, and of every live card above them, in relative ranks (the dead cards squeezed out).
+Entries carry their full key, so the table never needs clearing between positions and survives
+across calls.
+
+The rules of play (following suit, which card takes a trick, a seat's side, when a hand is
+decided) are the shared compiled ones of :mod:`._rules_kernel`, inlined here; this module writes
+none of its own.
 
 Every function has one explicit signature: Numba then compiles each once, at import, and its
 on-disk cache holds exactly that version (lazily typed recursive functions picked up literal-typed
@@ -32,20 +40,44 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._rules_kernel import (
+    TRICKS_TO_WIN,
+    beats,
+    current_best,
+    decided2,
+    decided3,
+    high_bit,
+    legal_mask,
+    low_bit,
+    partner_of,
+    side_of,
+    side_seats,
+    trick_winner,
+)
+from .prepare import check_kernel_cache
+
+# Before any function is compiled or loaded from the cache: entries compiled with other rules go.
+check_kernel_cache(__name__)
+
 SUIT = np.int64(0x1FFF)
 ZERO = np.int64(0)  # an int64, not a literal: recursive calls must match the one compiled signature
-# Table layout: one int64 row per slot: 4 hand masks, meta key, packed (lb, ub, best move).
-TT_COLS = 6
-# Row 0 of the table is not a slot: [0, 0] counts nodes, [0, 1] is the node limit (0: none) and
-# [0, 2] is set once a search ran past it (its answers are then meaningless and not stored).
+# Table layout: TT_COLS rows of int64, one column per entry (so a bucket's keys lie side by side in
+# memory), in buckets of BUCKET columns. An entry holds the kind of search and its fixed parameters
+# (C_META, never 0 in a used entry), the rest of its key (C_KEY, C_H..C_H+3, C_SIG) and the packed
+# value (C_VAL: lower bound, upper bound, best move and depth, a byte each).
+TT_COLS = 8
+BUCKET = 64
+C_META, C_KEY, C_H, C_SIG, C_VAL = 0, 1, 2, 6, 7
+# Column 0 of the table is not an entry: [0, 0] counts nodes, [1, 0] is the node limit (0: none) and
+# [2, 0] is set once a search ran past it (its answers are then meaningless and not stored).
 NODES, LIMIT, ABORTED = 0, 1, 2
 KIND_GE2 = 1
 KIND_GE3 = 2
 
 
 def new_table(log2_size: int = 18) -> np.ndarray:
-    """A zeroed transposition table of ``2**log2_size`` slots (48 bytes each)."""
-    return np.zeros((1 << log2_size, TT_COLS), dtype=np.int64)
+    """A zeroed transposition table of ``2**log2_size`` entries (64 bytes each)."""
+    return np.zeros((TT_COLS, 1 << log2_size), dtype=np.int64)
 
 
 def _pext_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -75,35 +107,6 @@ def popcount(x):
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@njit(cache=True, inline="always")
-def high_bit(x):
-    """Index of the highest set bit of a non-zero value below 2**53."""
-    n = 0
-    if x >> 32:
-        x >>= 32
-        n += 32
-    if x >> 16:
-        x >>= 16
-        n += 16
-    if x >> 8:
-        x >>= 8
-        n += 8
-    if x >> 4:
-        x >>= 4
-        n += 4
-    if x >> 2:
-        x >>= 2
-        n += 2
-    if x >> 1:
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def low_bit(x):
-    return high_bit(x & -x)
 
 
 @njit(cache=True, inline="always")
@@ -143,35 +146,6 @@ def unsqueeze_card(rc, alive):
     return 13 * s + low_bit(m)
 
 
-@njit("UniTuple(i8, 2)(i8[::1], i8, i8)", cache=True)
-def current_best(trick, ntrick, trump):
-    """Index in the trick and card of the card winning the trick so far."""
-    led = trick[0] // 13
-    best = 0
-    best_card = trick[0]
-    best_trump = led == trump
-    for i in range(1, ntrick):
-        c = trick[i]
-        s = c // 13
-        if s == trump:
-            if not best_trump or c > best_card:
-                best = i
-                best_card = c
-                best_trump = True
-        elif not best_trump and s == led and c > best_card:
-            best = i
-            best_card = c
-    return best, best_card
-
-
-@njit("i8(i8[::1], i8, i8, i8)", cache=True)
-def trick_winner(trick, leader, trump, n):
-    """Seat winning a full trick (``trick[0..n-1]`` in play order from ``leader``)."""
-    best, _ = current_best(trick, n, trump)
-    return (leader + best) % n
-
-
-# ----------------------------------------------------------------------------- moves
 @njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])", cache=True)
 def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     """Fill ``moves`` with one card per group of equivalent legal cards, best guesses first.
@@ -180,12 +154,7 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     Returns the number of moves.
     """
     mover = (leader + ntrick) % n
-    hand = hands[mover]
-    legal = hand
-    if ntrick > 0:
-        f = hand & (SUIT << (13 * (trick[0] // 13)))
-        if f:
-            legal = f
+    legal = legal_mask(hands[mover], trick[0] // 13 if ntrick > 0 else -1)
     alive = np.int64(0)
     for s in range(n):
         alive |= hands[s]
@@ -209,17 +178,13 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
             k = (leader + j) % n
             if ((team >> k) & 1) == my_team:
                 continue
+            # its strongest card here: its top card of the suit led, else its top trump
             follow = (hands[k] >> (13 * led)) & SUIT
             trumps = (hands[k] >> (13 * trump)) & SUIT
-            if win_card // 13 == led and led != trump:
-                if follow and 13 * led + high_bit(follow) > win_card:
-                    threat = True
-                if follow == 0 and trumps:
-                    threat = True
-            else:  # a trump is winning
-                cand = follow if led == trump else (trumps if follow == 0 else np.int64(0))
-                if cand and 13 * trump + high_bit(cand) > win_card:
-                    threat = True
+            if follow:
+                threat |= beats(13 * led + high_bit(follow), win_card, trump)
+            elif trumps:
+                threat |= beats(13 * trump + high_bit(trumps), win_card, trump)
 
     # moves[13:26] holds the ordering scores (one allocation per node, by the caller)
     count = 0
@@ -229,6 +194,23 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
             continue
         al = (alive >> (13 * s)) & SUIT
         top_alive = high_bit(al)
+        # on lead: can a seat void in this suit trump it, and does the partner hold its top card?
+        opp_ruff = False
+        pard_ruff = False
+        pard_top = False
+        if ntrick == 0:
+            for k in range(n):
+                if k == mover:
+                    continue
+                hk = hands[k]
+                if ((team >> k) & 1) == my_team:
+                    if (hk >> (13 * s + top_alive)) & 1:
+                        pard_top = True
+                if s != trump and ((hk >> (13 * s)) & SUIT) == 0 and ((hk >> (13 * trump)) & SUIT) != 0:
+                    if ((team >> k) & 1) == my_team:
+                        pard_ruff = True
+                    else:
+                        opp_ruff = True
         prev_mine = False
         r = top_alive
         while r >= 0:
@@ -239,24 +221,6 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                         # --- ordering score
                         sc = 0
                         if ntrick == 0:
-                            # can a seat void in this suit trump it?
-                            opp_ruff = False
-                            pard_ruff = False
-                            pard_top = False
-                            if s != trump:
-                                for k in range(n):
-                                    if k == mover:
-                                        continue
-                                    hk = hands[k]
-                                    void_trumps = ((hk >> (13 * s)) & SUIT) == 0 and ((hk >> (13 * trump)) & SUIT) != 0
-                                    if ((team >> k) & 1) == my_team:
-                                        pard_ruff = pard_ruff or void_trumps
-                                    else:
-                                        opp_ruff = opp_ruff or void_trumps
-                            for k in range(n):
-                                if k != mover and ((team >> k) & 1) == my_team:
-                                    if (hands[k] >> (13 * s + top_alive)) & 1:
-                                        pard_top = True
                             if r == top_alive:
                                 if s == trump:
                                     sc = 62
@@ -269,22 +233,18 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                             else:
                                 sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
                         else:
-                            beats = False
-                            if s == trump:
-                                beats = win_card // 13 != trump or card > win_card
-                            elif s == led:
-                                beats = win_card // 13 == led and card > win_card
+                            takes = beats(card, win_card, trump)
                             if win_is_partner and not threat:
                                 sc = 40 - r - (20 if s == trump else 0)
-                                if beats:
+                                if takes:
                                     sc -= 5
                             elif win_is_partner:
                                 # partner may be overtaken: try our top card, else low
-                                if beats and r == top_alive:
+                                if takes and r == top_alive:
                                     sc = 50
                                 else:
                                     sc = 30 - r - (20 if s == trump else 0)
-                            elif beats:
+                            elif takes:
                                 sc = 60 - r - (8 if s == trump and led != trump else 0)
                                 if not last and r != top_alive:
                                     sc -= 10
@@ -328,47 +288,84 @@ _M3, _M4, _M5 = _signed(0x27D4EB2F165667C5), _signed(0x94D049BB133111EB), _signe
 
 
 @njit(cache=True, inline="always")
-def tt_index(tt, h0, h1, h2, h3, meta):
-    x = h0 * _M0 ^ h1 * _M1 ^ h2 * _M2 ^ h3 * _M3 ^ meta * _M4
+def tt_bucket(tt, a, b):
+    """First row of the bucket of ``BUCKET`` rows that the key words ``a``, ``b`` hash to."""
+    x = a * _M0 ^ b * _M4
     x ^= x >> 31
     x *= _M5
     x ^= x >> 29
-    i = (x & (tt.shape[0] - 1)) & ~np.int64(1)
-    return i if i > 0 else np.int64(2)  # row 0 holds the node counter and limit
+    i = (x & (tt.shape[1] - 1)) & ~np.int64(BUCKET - 1)
+    return i if i > 0 else np.int64(BUCKET)  # row 0 holds the node counter and limit
 
 
 @njit(cache=True, inline="always")
-def tt_find(tt, i, h0, h1, h2, h3, meta):
-    for j in range(i, i + 2):
-        if tt[j, 4] == meta and tt[j, 0] == h0 and tt[j, 1] == h1 and tt[j, 2] == h2 and tt[j, 3] == h3:
-            return j
-    return -1
+def tt_victim(tt, i):
+    """The entry of bucket ``i`` a new one takes: an empty one, else one picked by the node count."""
+    for k in range(i, i + BUCKET):
+        if tt[C_META, k] == 0:
+            return k
+    return i + (tt[NODES, 0] * 7 & (BUCKET - 1))
 
 
-@njit("void(i8[:, ::1], i8, i8, i8, i8, i8, i8, i8, i8, i8)", cache=True)
-def tt_store(tt, h0, h1, h2, h3, meta, lb, ub, best, depth):
-    i = tt_index(tt, h0, h1, h2, h3, meta)
-    j = tt_find(tt, i, h0, h1, h2, h3, meta)
-    if j < 0:
-        # slot i keeps the deeper entry, slot i+1 takes whatever is pushed out
-        if ((tt[i, 5] >> 24) & 0xFF) <= depth:
-            for c in range(TT_COLS):
-                tt[i + 1, c] = tt[i, c]
-            j = i
-        else:
-            j = i + 1
-    tt[j, 0] = h0
-    tt[j, 1] = h1
-    tt[j, 2] = h2
-    tt[j, 3] = h3
-    tt[j, 4] = meta
-    tt[j, 5] = lb | (ub << 8) | ((best + 1) << 16) | (depth << 24)
+@njit(cache=True, inline="always")
+def suit_lengths(hands, n):
+    """The lengths of every hand in every suit, a nibble each: the fixed part of a table key."""
+    key = np.int64(0)
+    for k in range(n):
+        h = hands[k]
+        for s in range(4):
+            key |= popcount((h >> (13 * s)) & SUIT) << (4 * (4 * k + s))
+    return key
+
+
+@njit(cache=True, inline="always")
+def significance(wr, alive):
+    """Relative-rank mask of the ranks that decided a search (DDS's "winning ranks").
+
+    ``wr`` holds the (absolute) cards whose ranks a result depended on; in each suit every live
+    card ranked at or above the lowest of them counts, as the top of the squeezed suit.
+    """
+    sig = np.int64(0)
+    for s in range(4):
+        w = (wr >> (13 * s)) & SUIT
+        if w:
+            al = (alive >> (13 * s)) & SUIT
+            m = popcount(al >> low_bit(w))
+            length = popcount(al)
+            sig |= (((np.int64(1) << m) - 1) << (length - m)) << (13 * s)
+    return sig
+
+
+@njit(cache=True, inline="always")
+def ranks_of(sig, alive):
+    """The live cards a significance mask stands for (its top ``m`` cards in each suit)."""
+    out = np.int64(0)
+    for s in range(4):
+        m = popcount((sig >> (13 * s)) & SUIT)
+        al = (alive >> (13 * s)) & SUIT
+        for _ in range(m):
+            top = high_bit(al)
+            out |= np.int64(1) << (13 * s + top)
+            al ^= np.int64(1) << top
+    return out
+
+
+@njit(cache=True, inline="always")
+def trick_ranks(trick, n, best_card):
+    """The winning card of a full trick if its rank beat another card of its suit, else nothing."""
+    s = best_card // 13
+    for i in range(n):
+        c = trick[i]
+        if c != best_card and c // 13 == s:
+            return np.int64(1) << best_card
+    return np.int64(0)
 
 
 # ----------------------------------------------------------------------------- quick tricks
-@njit("i8(i8[::1], i8, i8, i8, i8)", cache=True)
+@njit("UniTuple(i8, 2)(i8[::1], i8, i8, i8, i8)", cache=True)
 def quick_tricks(hands, leader, trump, n, team):
-    """Tricks the leader's team can surely take in a row from the lead (a lower bound).
+    """Tricks the leader's team can surely take in a row from the lead (a lower bound), and the
+    cards whose ranks that depends on.
 
     The leader cashes its run of top trumps, then its runs of top cards in the other suits for as
     many rounds as every opponent who may still hold a trump must follow suit (an opponent the
@@ -388,7 +385,10 @@ def quick_tricks(hands, leader, trump, n, team):
                 opp_trumps_max = t
     runs = 0
     trump_run = 0
-    for s in range(4):
+    used = np.int64(0)
+    # the trump suit first: its run decides which opponents can still ruff the others
+    for i in range(4):
+        s = (trump + i) & 3
         al = (alive >> (13 * s)) & SUIT
         mine = (hand >> (13 * s)) & SUIT
         run = 0
@@ -401,6 +401,7 @@ def quick_tricks(hands, leader, trump, n, team):
                 break
         if s == trump:
             trump_run = run
+            safe = run
         else:
             # rounds of this suit that every opponent still holding trumps must follow
             safe = run
@@ -410,13 +411,18 @@ def quick_tricks(hands, leader, trump, n, team):
                     if length < safe:
                         safe = length
             runs += safe
+        # the ranks this count rests on: the top ``safe`` cards of the suit
+        al = (alive >> (13 * s)) & SUIT
+        for _ in range(safe):
+            r = high_bit(al)
+            used |= np.int64(1) << (13 * s + r)
+            al ^= np.int64(1) << r
     q = trump_run + runs
     if n != 4 or q > 0:
-        return q
+        return q, used
     # Nothing to cash from the leader's hand: lead low to the partner's top card of a suit no
     # opponent can ruff; the partner is then on lead and cashes as above when it is safe.
-    p = (leader + 2) & 3
-    ph = hands[p]
+    ph = hands[partner_of(leader, n)]
     entry = False
     p_runs = 0
     for s in range(4):
@@ -428,71 +434,97 @@ def quick_tricks(hands, leader, trump, n, team):
             if (pm >> r) & 1:
                 run += 1
                 al ^= np.int64(1) << r
+                used |= np.int64(1) << (13 * s + r)
             else:
                 break
         p_runs += run
         if run > 0 and (hand >> (13 * s)) & SUIT:
             safe = True
             if s != trump:
-                for k in ((leader + 1) & 3, (leader + 3) & 3):
+                for k in ((leader + 1) & 3, (leader + 3) & 3):  # the two opponents, either side
                     if ((hands[k] >> (13 * s)) & SUIT) == 0 and ((hands[k] >> (13 * trump)) & SUIT) != 0:
                         safe = False
             if safe:
                 entry = True
     if not entry:
-        return 0
+        return 0, used
     if opp_trumps_max == 0:
-        return p_runs
-    return 1
+        return p_runs, used
+    return 1, used
 
 
 # ----------------------------------------------------------------------------- two sides
-@njit("b1(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
-def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
-    """Two sides: can ``side`` take at least ``need`` of the next ``horizon`` tricks?"""
-    tt[0, NODES] += 1
-    if tt[0, LIMIT] and tt[0, NODES] > tt[0, LIMIT]:
-        tt[0, ABORTED] = 1
-        return False
+TRUE = np.int64(1) << 62  # the answer bit of a two-side search result; the low 52 bits are ranks
+CARDS52 = (np.int64(1) << 52) - 1
+
+
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8)", cache=True)
+def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, tt, buf, ply):
+    """Two sides: can ``side`` (its seats the bits of ``team``) take at least ``need`` of the next
+    ``horizon`` tricks?
+
+    Returns :data:`TRUE` or 0, or'ed with the cards whose ranks decided the answer (DDS's
+    winning ranks): a table entry then holds for every position that agrees on the suit lengths
+    and on who holds those ranks (and everything above them) in each suit. ``buf`` holds the move
+    lists, 32 values per ply.
+    """
+    tt[NODES, 0] += 1
+    if tt[LIMIT, 0] and tt[NODES, 0] > tt[LIMIT, 0]:
+        tt[ABORTED, 0] = 1
+        return ZERO
     if need <= 0:
-        return True
+        return TRUE
     if need > horizon:
-        return False
-    team = np.int64(0xA) if side == 1 else np.int64(0x5)
-    if n == 2:
-        team = np.int64(2) if side == 1 else np.int64(1)
+        return ZERO
     best_hint = -1
     meta = np.int64(0)
+    key = np.int64(0)
     alive = np.int64(0)
-    h0 = np.int64(0)
-    h1 = np.int64(0)
-    h2 = np.int64(0)
-    h3 = np.int64(0)
+    bucket = np.int64(0)
+    sq0 = np.int64(0)
+    sq1 = np.int64(0)
+    sq2 = np.int64(0)
+    sq3 = np.int64(0)
     if ntrick == 0:
-        alive = hands[0] | hands[1]
-        if n > 2:
-            alive |= hands[2] | hands[3]
-        h0 = squeeze(hands[0], alive)
-        h1 = squeeze(hands[1], alive)
-        if n > 2:
-            h2 = squeeze(hands[2], alive)
-            h3 = squeeze(hands[3], alive)
         r = popcount(hands[leader])
         if horizon > r:
             horizon = r
             if need > horizon:
-                return False
+                return ZERO
         if r == 1:
             for k in range(n):
                 trick[k] = high_bit(hands[(leader + k) % n])
-            w = trick_winner(trick, leader, trump, n)
-            return (w & 1) == side or need <= 0
+            bi, bc = current_best(trick, n, trump)
+            w = (leader + bi) % n
+            return (TRUE if side_of(w, n) == side else ZERO) | trick_ranks(trick, n, bc)
+        q, qwr = quick_tricks(hands, leader, trump, n, team)
+        if q > horizon:
+            q = horizon
+        if side_of(leader, n) == side:
+            if q >= need:
+                return TRUE | qwr
+        elif horizon - q < need:
+            return qwr
+        alive = hands[0] | hands[1]
+        if n > 2:
+            alive |= hands[2] | hands[3]
         full = horizon == r
         meta = leader | (trump << 2) | (n << 4) | ((15 if full else horizon) << 8) | (KIND_GE2 << 12)
-        i = tt_index(tt, h0, h1, h2, h3, meta)
-        j = tt_find(tt, i, h0, h1, h2, h3, meta)
-        if j >= 0:
-            packed = tt[j, 5]
+        key = suit_lengths(hands, n)
+        sq0 = squeeze(hands[0], alive)
+        sq1 = squeeze(hands[1], alive)
+        if n > 2:
+            sq2 = squeeze(hands[2], alive)
+            sq3 = squeeze(hands[3], alive)
+        bucket = tt_bucket(tt, key, meta)
+        for j in range(bucket, bucket + BUCKET):
+            if tt[C_META, j] != meta or tt[C_KEY, j] != key:
+                continue
+            sig = tt[C_SIG, j]
+            if (sq0 & sig) != tt[C_H, j] or (sq1 & sig) != tt[C_H + 1, j] or (sq2 & sig) != tt[C_H + 2, j] \
+                    or (sq3 & sig) != tt[C_H + 3, j]:
+                continue
+            packed = tt[C_VAL, j]
             lb0 = packed & 0xFF
             ub0 = (packed >> 8) & 0xFF
             if side == 0:
@@ -502,26 +534,19 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
                 lb = horizon - ub0
                 ub = horizon - lb0
             if lb >= need:
-                return True
+                return TRUE | ranks_of(sig, alive)
             if ub < need:
-                return False
+                return ranks_of(sig, alive)
             rc = ((packed >> 16) & 0xFF) - 1
             if rc >= 0:
                 best_hint = unsqueeze_card(rc, alive)
-        q = quick_tricks(hands, leader, trump, n, team)
-        if q > horizon:
-            q = horizon
-        if (leader & 1) == side:
-            if q >= need:
-                return True
-        elif horizon - q < need:
-            return False
         if full:
             # later tricks: a seat holding the top k trumps wins k tricks some time before the end
             tr = (alive >> (13 * trump)) & SUIT
             if tr:
                 owner = -1
                 run = 0
+                tops = np.int64(0)
                 while tr:
                     top = high_bit(tr)
                     o = -1
@@ -534,52 +559,68 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
                         break
                     run += 1
                     tr ^= np.int64(1) << top
-                if (owner & 1) == side:
+                    tops |= np.int64(1) << (13 * trump + top)
+                if side_of(owner, n) == side:
                     if run >= need:
-                        return True
+                        return TRUE | tops
                 elif horizon - run < need:
-                    return False
+                    return tops
 
     mover = (leader + ntrick) % n
-    maximizing = (mover & 1) == side
-    moves = np.empty(26, dtype=np.int64)
+    maximizing = side_of(mover, n) == side
+    moves = buf[32 * ply:32 * ply + 32]
     count = gen_moves(hands, trick, ntrick, leader, trump, n, team, moves)
     if best_hint >= 0:
         promote(moves, count, best_hint)
     result = not maximizing
     best = moves[0]
+    ranks = ZERO
+    cut = False
     bit_hand = hands[mover]
     for mi in range(count):
         c = moves[mi]
         hands[mover] = bit_hand ^ (np.int64(1) << c)
         trick[ntrick] = c
         if ntrick + 1 == n:
-            w = trick_winner(trick, leader, trump, n)
-            got = 1 if (w & 1) == side else 0
+            bi, bc = current_best(trick, n, trump)
+            w = (leader + bi) % n
+            won_by = trick_ranks(trick, n, bc)  # before the next trick overwrites this one
+            got = 1 if side_of(w, n) == side else 0
             s0 = trick[0]
             s1 = trick[1]
             s2 = trick[2]
-            v = ge2(hands, trick, ZERO, w, trump, n, side, need - got, horizon - 1, tt)
+            v = search2(hands, trick, ZERO, w, trump, n, side, team, need - got, horizon - 1, tt, buf, ply + 1)
             trick[0] = s0
             trick[1] = s1
             trick[2] = s2
+            v |= won_by
         else:
-            v = ge2(hands, trick, ntrick + 1, leader, trump, n, side, need, horizon, tt)
+            v = search2(hands, trick, ntrick + 1, leader, trump, n, side, team, need, horizon, tt, buf, ply + 1)
         hands[mover] = bit_hand
-        if v == maximizing:
-            result = v
+        if ((v & TRUE) != 0) == maximizing:
+            result = maximizing
             best = c
+            ranks = v & CARDS52
+            cut = True
             break
+        ranks |= v & CARDS52
 
-    if ntrick == 0 and not tt[0, ABORTED]:
-        # record the bound for side 0 within this horizon
+    if ntrick == 0 and not tt[ABORTED, 0]:
+        # record the bound for side 0 within this horizon, under the ranks that decided it
+        sig = significance(ranks, alive)
         lb0 = 0
         ub0 = horizon
-        i = tt_index(tt, h0, h1, h2, h3, meta)
-        j = tt_find(tt, i, h0, h1, h2, h3, meta)
-        if j >= 0:
-            lb0 = tt[j, 5] & 0xFF
-            ub0 = (tt[j, 5] >> 8) & 0xFF
+        j = -1
+        for k in range(bucket, bucket + BUCKET):
+            if tt[C_META, k] == meta and tt[C_KEY, k] == key and tt[C_SIG, k] == sig \
+                    and tt[C_H, k] == (sq0 & sig) and tt[C_H + 1, k] == (sq1 & sig) \
+                    and tt[C_H + 2, k] == (sq2 & sig) and tt[C_H + 3, k] == (sq3 & sig):
+                j = k
+                lb0 = tt[C_VAL, k] & 0xFF
+                ub0 = (tt[C_VAL, k] >> 8) & 0xFF
+                break
+        if j < 0:
+            j = tt_victim(tt, bucket)
         if side == 0:
             if result:
                 lb0 = max(lb0, need)
@@ -590,41 +631,31 @@ def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
                 ub0 = min(ub0, horizon - need)
             else:
                 lb0 = max(lb0, horizon - need + 1)
-        tt_store(tt, h0, h1, h2, h3, meta, lb0, ub0, squeeze_card(best, alive) if result == maximizing else -1,
-                 popcount(hands[leader]))
-    return result
+        hint = squeeze_card(best, alive) if cut else np.int64(-1)
+        tt[C_META, j] = meta
+        tt[C_KEY, j] = key
+        tt[C_H, j] = sq0 & sig
+        tt[C_H + 1, j] = sq1 & sig
+        tt[C_H + 2, j] = sq2 & sig
+        tt[C_H + 3, j] = sq3 & sig
+        tt[C_SIG, j] = sig
+        tt[C_VAL, j] = lb0 | (ub0 << 8) | ((hint + 1) << 16) | (popcount(hands[leader]) << 24)
+    return (TRUE if result else ZERO) | ranks
+
+
+@njit("b1(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
+def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
+    """Two sides: can side ``side`` take at least ``need`` of the next ``horizon`` tricks?"""
+    buf = np.empty(32 * 64, dtype=np.int64)  # move lists: every ply writes its own before reading
+    team = side_seats(side, n)
+    return (search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, tt, buf, ZERO) & TRUE) != 0
+
 
 
 # ----------------------------------------------------------------------------- three players
 Q_WIN = 0    # the hand's winner is seat ``m``
 Q_REACH = 1  # seat ``m`` has at least ``param`` tricks when the hand ends
 Q_KOT = 2    # the hand ends in a kot by a seat in mask ``param``
-
-
-@njit("Tuple((i8, b1))(i8, i8, i8, i8)", cache=True)
-def decided3(t0, t1, t2, total):
-    """Winner seat and kot flag once the three-step rule decides the hand, else (-1, False)."""
-    left = total - t0 - t1 - t2
-    if t0 == 7 and t1 == 0 and t2 == 0:
-        return 0, True
-    if t1 == 7 and t0 == 0 and t2 == 0:
-        return 1, True
-    if t2 == 7 and t0 == 0 and t1 == 0:
-        return 2, True
-    if t0 > t1 + left and t0 > t2 + left:
-        return 0, False
-    if t1 > t0 + left and t1 > t2 + left:
-        return 1, False
-    if t2 > t0 + left and t2 > t1 + left:
-        return 2, False
-    if left == 0:
-        if t0 == t1 and t0 > t2:
-            return 2, False
-        if t0 == t2 and t0 > t1:
-            return 1, False
-        if t1 == t2 and t1 > t0:
-            return 0, False
-    return -1, False
 
 
 @njit("i8(i8[::1], i8, i8, i8, i8)", cache=True)
@@ -651,62 +682,99 @@ def question3(t, total, kind, m, param):
     return -1
 
 
-@njit("b1(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
-def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt):
-    """Three players: can the seats in ``maxmask`` make the question true against the other(s)?"""
-    tt[0, NODES] += 1
-    if tt[0, LIMIT] and tt[0, NODES] > tt[0, LIMIT]:
-        tt[0, ABORTED] = 1
-        return False
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8)", cache=True)
+def search3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt, buf, ply):
+    """Three players: can the seats in ``maxmask`` make the question true against the other(s)?
+
+    Returns :data:`TRUE` or 0, or'ed with cards whose ranks it depended on, as :func:`search2`
+    does; its table entries are exact (every live card significant).
+    """
+    tt[NODES, 0] += 1
+    if tt[LIMIT, 0] and tt[NODES, 0] > tt[LIMIT, 0]:
+        tt[ABORTED, 0] = 1
+        return ZERO
     n = 3
     meta = np.int64(0)
-    h0 = np.int64(0)
-    h1 = np.int64(0)
-    h2 = np.int64(0)
+    key = np.int64(0)
+    alive = np.int64(0)
+    sq0 = np.int64(0)
+    sq1 = np.int64(0)
+    sq2 = np.int64(0)
+    bucket = np.int64(0)
     if ntrick == 0:
         alive = hands[0] | hands[1] | hands[2]
-        h0 = squeeze(hands[0], alive)
-        h1 = squeeze(hands[1], alive)
-        h2 = squeeze(hands[2], alive)
         meta = (leader | (trump << 2) | (np.int64(3) << 4) | (np.int64(KIND_GE3) << 12) | (kind << 14)
                 | (t[0] << 16) | (t[1] << 21) | (t[2] << 26) | (m << 31) | (maxmask << 33)
                 | (np.int64(param) << 36))
-        i = tt_index(tt, h0, h1, h2, 0, meta)
-        j = tt_find(tt, i, h0, h1, h2, 0, meta)
-        if j >= 0:
-            return (tt[j, 5] & 0xFF) == 1
+        key = suit_lengths(hands, n)
+        sq0 = squeeze(hands[0], alive)
+        sq1 = squeeze(hands[1], alive)
+        sq2 = squeeze(hands[2], alive)
+        bucket = tt_bucket(tt, key, meta)
+        for j in range(bucket, bucket + BUCKET):
+            if tt[C_META, j] != meta or tt[C_KEY, j] != key:
+                continue
+            sig = tt[C_SIG, j]
+            if (sq0 & sig) == tt[C_H, j] and (sq1 & sig) == tt[C_H + 1, j] and (sq2 & sig) == tt[C_H + 2, j]:
+                return (TRUE if tt[C_VAL, j] & 0xFF else ZERO) | ranks_of(sig, alive)
     mover = (leader + ntrick) % n
     maximizing = ((maxmask >> mover) & 1) == 1
-    moves = np.empty(26, dtype=np.int64)
+    moves = buf[32 * ply:32 * ply + 32]
     count = gen_moves(hands, trick, ntrick, leader, trump, n, maxmask, moves)
     result = not maximizing
+    ranks = ZERO
     bit_hand = hands[mover]
     for mi in range(count):
         c = moves[mi]
         hands[mover] = bit_hand ^ (np.int64(1) << c)
         trick[ntrick] = c
         if ntrick + 1 == n:
-            w = trick_winner(trick, leader, trump, n)
+            bi, bc = current_best(trick, n, trump)
+            w = (leader + bi) % n
+            won_by = trick_ranks(trick, n, bc)  # before the next trick overwrites this one
             t[w] += 1
             q = question3(t, total, kind, m, param)
             if q >= 0:
-                v = q == 1
+                v = TRUE if q == 1 else ZERO
             else:
                 s0 = trick[0]
                 s1 = trick[1]
-                v = ge3(hands, trick, ZERO, w, trump, t, total, kind, m, param, maxmask, tt)
+                v = search3(hands, trick, ZERO, w, trump, t, total, kind, m, param, maxmask, tt, buf, ply + 1)
                 trick[0] = s0
                 trick[1] = s1
+            v |= won_by
             t[w] -= 1
         else:
-            v = ge3(hands, trick, ntrick + 1, leader, trump, t, total, kind, m, param, maxmask, tt)
+            v = search3(hands, trick, ntrick + 1, leader, trump, t, total, kind, m, param, maxmask, tt, buf,
+                        ply + 1)
         hands[mover] = bit_hand
-        if v == maximizing:
-            result = v
+        if ((v & TRUE) != 0) == maximizing:
+            result = maximizing
+            ranks = v & CARDS52
             break
-    if ntrick == 0 and not tt[0, ABORTED]:
-        tt_store(tt, h0, h1, h2, 0, meta, 1 if result else 0, 0, -1, popcount(hands[leader]))
-    return result
+        ranks |= v & CARDS52
+    if ntrick == 0 and not tt[ABORTED, 0]:
+        # Exact keys: keyed by winning ranks alone, entries answered some three-player
+        # questions wrongly (a trick margin one too high), so every live card counts here.
+        sig = significance(alive, alive)
+        j = tt_victim(tt, bucket)
+        tt[C_META, j] = meta
+        tt[C_KEY, j] = key
+        tt[C_H, j] = sq0 & sig
+        tt[C_H + 1, j] = sq1 & sig
+        tt[C_H + 2, j] = sq2 & sig
+        tt[C_H + 3, j] = 0
+        tt[C_SIG, j] = sig
+        tt[C_VAL, j] = (1 if result else 0) | (popcount(hands[leader]) << 24)
+    return (TRUE if result else ZERO) | ranks
+
+
+@njit("b1(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
+def ge3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt):
+    """Three players: can the seats in ``maxmask`` make the question true against the other(s)?"""
+    buf = np.empty(32 * 64, dtype=np.int64)  # move lists: every ply writes its own before reading
+    return (search3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt, buf, ZERO)
+            & TRUE) != 0
 
 
 # ----------------------------------------------------------------------------- root calls
@@ -722,17 +790,23 @@ BIG = np.int64(99)  # a horizon longer than any hand: "until the end"
 
 @njit("Tuple((i8, b1))(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8, i8, i8[:, ::1])", cache=True)
 def value2(hands, trick, ntrick, leader, trump, n, ta, tb, a, pts_a, pts_b, tt):
-    """Two sides: (value for side ``a``, kot) under perfect play from this position."""
-    if ta >= 7:
-        return (pts_a, True) if tb == 0 else (1, False)
-    if tb >= 7:
-        return (-pts_b, True) if ta == 0 else (-1, False)
+    """Two sides: (value for side ``a``, kot) under perfect play from this position.
+
+    ``ta`` and ``tb`` are the tricks side ``a`` and the other side have won.
+    """
+    w, kot = decided2(ta, tb)  # "side 0" there is side ``a`` here
+    if w == 0:
+        return (pts_a, True) if kot else (1, False)
+    if w == 1:
+        return (-pts_b, True) if kot else (-1, False)
     b = 1 - a
-    if ge2(hands, trick, ntrick, leader, trump, n, a, 7 - ta, BIG, tt):
-        if tb == 0 and ge2(hands, trick, ntrick, leader, trump, n, a, 7 - ta, 7 - ta, tt):
+    need_a = TRICKS_TO_WIN - ta
+    need_b = TRICKS_TO_WIN - tb
+    if ge2(hands, trick, ntrick, leader, trump, n, a, need_a, BIG, tt):
+        if tb == 0 and ge2(hands, trick, ntrick, leader, trump, n, a, need_a, need_a, tt):
             return pts_a, True
         return 1, False
-    if ta == 0 and ge2(hands, trick, ntrick, leader, trump, n, b, 7 - tb, 7 - tb, tt):
+    if ta == 0 and ge2(hands, trick, ntrick, leader, trump, n, b, need_b, need_b, tt):
         return -pts_b, True
     return -1, False
 
@@ -788,10 +862,12 @@ def most_tricks2(hands, trick, ntrick, leader, trump, n, side, have, played, tt)
     """Two sides: the most tricks ``side`` (holding ``have`` after ``played`` tricks) can make
     sure of before the hand ends at seven, found by halving the range of targets."""
     lo = have  # always reachable
-    hi = np.int64(7)
+    hi = np.int64(TRICKS_TO_WIN)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if ge2(hands, trick, ntrick, leader, trump, n, side, mid - have, mid + 6 - played, tt):
+        # ``mid`` tricks are made by the time the other side could have its seven, after
+        # ``mid + TRICKS_TO_WIN - 1`` tricks in all
+        if ge2(hands, trick, ntrick, leader, trump, n, side, mid - have, mid + TRICKS_TO_WIN - 1 - played, tt):
             lo = mid
         else:
             hi = mid - 1
@@ -832,11 +908,8 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
     """
     mover = (leader + ntrick) % n
     moves = np.empty(26, dtype=np.int64)
-    team = np.int64(0)
-    for s in range(n):
-        same = s == mover if n == 3 else (s & 1) == (mover & 1)
-        if same:
-            team |= np.int64(1) << s
+    a = side_of(mover, n)
+    team = side_seats(a, n)
     count = gen_moves(h, tr, ntrick, leader, trump, n, team, moves)
     hands = h.copy()
     trick = tr.copy()
@@ -844,8 +917,7 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
     pts = np.empty(3, dtype=np.int64)
     for s in range(3):
         pts[s] = kot_points if s == hakem else hk_points
-    a = mover & 1
-    hakem_side = hakem & 1
+    hakem_side = side_of(hakem, n)
     for mi in range(count):
         c = moves[mi]
         for k in range(n):
@@ -867,8 +939,13 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
             if want_margins:
                 margins[c] = most_tricks3(hands, trick, nt, ld, trump, t, mover, tt)
         else:
-            ta = t[a] + (t[a + 2] if n == 4 else 0)
-            tb = t[1 - a] + (t[3 - a] if n == 4 else 0)
+            ta = np.int64(0)
+            tb = np.int64(0)
+            for k in range(n):
+                if side_of(k, n) == a:
+                    ta += t[k]
+                else:
+                    tb += t[k]
             pa = kot_points if a == hakem_side else hk_points
             pb = kot_points if (1 - a) == hakem_side else hk_points
             v, _k = value2(hands, trick, nt, ld, trump, n, ta, tb, a, pa, pb, tt)
@@ -876,19 +953,16 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
                 played = np.int64(0)
                 for k in range(n):
                     played += t[k]
-                if ta >= 7 or tb >= 7:
+                ended, _kot = decided2(ta, tb)
+                if ended >= 0:
                     margins[c] = ta - tb  # the card ends the hand
                 elif v > 0:
-                    margins[c] = 7 - most_tricks2(hands, trick, nt, ld, trump, n, 1 - a, tb, played, tt)
+                    margins[c] = TRICKS_TO_WIN - most_tricks2(hands, trick, nt, ld, trump, n, 1 - a, tb, played, tt)
                 else:
-                    margins[c] = most_tricks2(hands, trick, nt, ld, trump, n, a, ta, played, tt) - 7
+                    margins[c] = most_tricks2(hands, trick, nt, ld, trump, n, a, ta, played, tt) - TRICKS_TO_WIN
         out[c] = v
     # equivalent cards: every legal card below a representative in its run takes its value
-    legal = h[mover]
-    if ntrick > 0:
-        f = legal & (np.int64(0x1FFF) << (13 * (tr[0] // 13)))
-        if f:
-            legal = f
+    legal = legal_mask(h[mover], tr[0] // 13 if ntrick > 0 else -1)
     alive = np.int64(0)
     for s in range(n):
         alive |= h[s]

@@ -22,7 +22,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._dds_kernel import decided3, high_bit, low_bit, trick_winner
+from ._rules_kernel import (
+    beats,
+    current_best,
+    hand_decided,
+    hand_points,
+    high_bit,
+    legal_mask,
+    low_bit,
+    partner_of,
+    side_of,
+    trick_winner,
+)
+from .prepare import check_kernel_cache
+
+# Before any function is compiled or loaded from the cache: entries compiled with other rules go.
+check_kernel_cache(__name__)
 
 SUIT = np.int64(0x1FFF)
 
@@ -101,14 +116,6 @@ def lowest_equivalent(hand, unseen, card):
     return best
 
 
-@njit(cache=True)
-def beats(card, best, trump):
-    cs, bs = card // 13, best // 13
-    if cs == bs:
-        return card > best
-    return cs == trump
-
-
 @njit("b1(i8, i8, i8, i8[::1], i8, i8, i8, i8)", cache=True)
 def can_beat(me, hand, unseen, voids, trump, card, led, seats):
     """Whether any seat of the seat mask ``seats`` might beat ``card`` in a trick led ``led``."""
@@ -184,10 +191,8 @@ def _first_sure(me, hand, unseen, voids, trump, winners, led, opps_after):
 @njit("i8(i8, i8, i8, i8, i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8)", cache=True)
 def _follow(me, trump, hand, unseen, voids, tseats, tcards, ntrick, legal, partner, after, opps_after):
     led = tcards[0] // 13
-    win_seat, win_card = tseats[0], tcards[0]
-    for i in range(1, ntrick):
-        if beats(tcards[i], win_card, trump):
-            win_seat, win_card = tseats[i], tcards[i]
+    win, win_card = current_best(tcards, ntrick, trump)
+    win_seat = tseats[win]
     partner_winning = partner >= 0 and win_seat == partner
     last = after == 0
     following = (legal & suit_mask(led)) != 0
@@ -325,7 +330,7 @@ def choose_play(n, me, trump, hand, unseen, voids, tseats, tcards, ntrick, legal
     ``hand`` is the seat's hand, ``unseen`` the cards it has not seen, ``legal`` its legal cards,
     and the first ``ntrick`` entries of ``tseats``/``tcards`` the trick so far.
     """
-    partner = (me + 2) % 4 if n == 4 else -1
+    partner = partner_of(me, n)
     opps = np.int64(0)
     for s in range(n):
         if s != me and s != partner:
@@ -379,11 +384,7 @@ def play_log_weights(n, trump, deck, deals, dec, dvoids, dtseats, dtcards, base,
         for k in range(dec.shape[0]):
             seat, card, later, led, played, ntrick = dec[k, 0], dec[k, 1], dec[k, 2], dec[k, 3], dec[k, 4], dec[k, 5]
             hand = deals[i, seat] | later
-            legal = hand
-            if led >= 0:
-                follow = hand & suit_mask(led)
-                if follow:
-                    legal = follow
+            legal = legal_mask(hand, led)
             if (legal & (legal - 1)) == 0:
                 continue
             if _all_touching(legal, played):
@@ -496,8 +497,8 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
     its leader, the length of its trick and the cards played, for the solver to take over.
     """
     tseats = np.zeros(3, dtype=np.int64)
-    my_side = me % 2 if n == 4 else me
-    hakem_side = hakem % 2 if n == 4 else hakem
+    my_side = side_of(me, n)
+    hakem_side = side_of(hakem, n)
     while True:
         seat = (leader + ntrick) % n
         hand = hands[seat]
@@ -508,11 +509,7 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
             c = first
             first = -1
         else:
-            legal = hand
-            if ntrick:
-                follow = hand & suit_mask(trick[0] // 13)
-                if follow:
-                    legal = follow
+            legal = legal_mask(hand, trick[0] // 13 if ntrick else -1)
             if (legal & (legal - 1)) == 0:
                 c = low_bit(legal)
             else:
@@ -534,21 +531,10 @@ def playout(n, trump, hands, leader, trick, ntrick, seat_tricks, hakem, me, firs
         seat_tricks[winner] += 1
         ntrick = 0
         leader = winner
-        # Who has won the hand (hokm.engine.scoring.hand_outcome; the solver's own test of it).
-        side = -1
-        kot = False
-        if n != 3:
-            t0 = seat_tricks[0] + (seat_tricks[2] if n == 4 else 0)
-            t1 = seat_tricks[1] + (seat_tricks[3] if n == 4 else 0)
-            if t0 >= 7:
-                side, kot = 0, t1 == 0
-            elif t1 >= 7:
-                side, kot = 1, t0 == 0
-        else:
-            side, kot = decided3(seat_tricks[0], seat_tricks[1], seat_tricks[2], total_tricks)
+        side, kot = hand_decided(seat_tricks, n, total_tricks)
         if side < 0:
             continue
-        points = (kot_points if side == hakem_side else hakem_koti_points) if kot else 1
+        points = hand_points(side, kot, hakem_side, kot_points, hakem_koti_points)
         return float(points) if side == my_side else -float(points)
 
 

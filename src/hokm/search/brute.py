@@ -9,7 +9,9 @@ solver in :mod:`hokm.search.dds` is tested against it. Only usable for a few tri
 from __future__ import annotations
 
 from ..cards import CARDS, Card, Suit
-from ..engine.game import Game, Phase, TrickRecord
+from ..engine.game import Game
+from ..engine.phase import Phase
+from ..engine.results import TrickRecord
 from .position import DDPosition
 
 
@@ -87,11 +89,6 @@ def brute_move_values(pos: DDPosition) -> dict[Card, int]:
         child.apply(card)
         out[card] = _value(child, side, team, memo)
     return out
-
-
-def brute_value(pos: DDPosition) -> int:
-    """The hand's value for the side to move, by exhaustive minimax."""
-    return max(brute_move_values(pos).values())
 
 
 def brute_reaches(pos: DDPosition, side: int, tricks: int) -> bool:

@@ -43,7 +43,7 @@ def table() -> np.ndarray:
 
 
 def set_table_bits(bits: int) -> None:
-    """Resize (and clear) the transposition table to ``2**bits`` slots of 48 bytes."""
+    """Resize (and clear) the transposition table to ``2**bits`` entries of 64 bytes."""
     global _TABLE_BITS, _table
     if not isinstance(bits, int) or not 10 <= bits <= 26:
         raise ValueError(f"table bits must be a whole number from 10 to 26, not {bits!r}")
@@ -64,16 +64,16 @@ def _start(limit: int | None) -> np.ndarray:
     tt = table()
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise ValueError(f"node_limit must be a positive whole number or None, not {limit!r}")
-    tt[0, K.NODES] = 0
-    tt[0, K.LIMIT] = limit or 0
-    tt[0, K.ABORTED] = 0
+    tt[K.NODES, 0] = 0
+    tt[K.LIMIT, 0] = limit or 0
+    tt[K.ABORTED, 0] = 0
     return tt
 
 
 def _finish(tt: np.ndarray) -> None:
-    if tt[0, K.ABORTED]:
-        tt[0, K.ABORTED] = 0
-        raise SearchLimitExceeded(f"search stopped after {int(tt[0, K.LIMIT])} nodes")
+    if tt[K.ABORTED, 0]:
+        tt[K.ABORTED, 0] = 0
+        raise SearchLimitExceeded(f"search stopped after {int(tt[K.LIMIT, 0])} nodes")
 
 
 def last_nodes() -> int:

@@ -31,9 +31,10 @@ instead of making a real deal impossible.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..cards import SUIT_MASKS
+from ..engine.phase import Phase
 from ..engine.view import SeatView
 
 #: Two players: weight factor per trump the Hâkem holds (a 5-card choice is weakly but clearly
@@ -197,7 +198,7 @@ class Evidence:
         #: two players, "table": per-card odds of being in the opponent's hand (:func:`kept_odds`);
         #: the table already reflects the Hâkem's trump choice, so no per-trump factor on top
         self.odds: list[float] | None = None
-        if view.players == 2 and keep_model == "table" and view.phase == "play":
+        if view.players == 2 and keep_model == "table" and view.phase is Phase.PLAY:
             self.keeper = 1 - view.seat
             self.odds = kept_odds(view)
             self._log_odds = [math.log(x) for x in self.odds]
@@ -264,7 +265,7 @@ class Evidence:
         return math.exp(self.log_weight(hands))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _trump_choice_log(key: int, trump: int) -> float:
     """The log term of :meth:`Evidence.residual_log_weight` for suit lengths packed in base 14."""
     counts = (key % 14, key // 14 % 14, key // 196 % 14, key // 2744)

@@ -58,16 +58,23 @@ changes a setting for every player count.
 
 Budgets are for one decision on one core; the bot stops sampling when either the deal count or
 the budget runs out (never below ``min_deals``), so ``expert`` stays under a second at p95.
-Without the double-dummy solver, the levels that use it fall back to rollouts.
+
+:mod:`hokm.players` offers every level by name (:func:`level_bot`); ``pimc:LEVEL,key=value``
+specs (:func:`tuned_bot`) change a level's settings, or the alternatives of
+:mod:`hokm.search.tuning`, for tuning runs in the arena.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import fields, replace
+from dataclasses import asdict, fields, replace
+from typing import TYPE_CHECKING, TypeVar
 
-from .pimc import PimcBot, SearchConfig, pimc_bot
-from ..bots.base import register_bot, register_prefix
+from .config import SearchConfig
+from .tuning import Tuning
+
+if TYPE_CHECKING:
+    from .pimc import PimcBot
 
 LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(max_deals=4, min_deals=2, budget_s=0.05, enumerate_limit=4, root_deals=4,
@@ -94,41 +101,62 @@ LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
     },
 }
 
-_DESCRIPTIONS = {
+#: What each level is, in a line (the player lists of ``hokm play`` and the server show it).
+DESCRIPTIONS = {
     "easy": "beginner: a little search with noisy choices",
     "medium": "club player: sampled deals scored by rollouts",
     "hard": "strong: sampled deals scored by the double-dummy solver",
     "expert": "strongest: more sampled deals, inference from others' play, under 1 s a move",
 }
 
-for _name, _cfg in LEVELS.items():
-    _factory = pimc_bot(_cfg, LEVEL_PLAYERS.get(_name))
-    register_bot(_name, (lambda f, n: (lambda seed=None, **kw: f(seed=seed, name=n)))(_factory, _name),
-                 _DESCRIPTIONS[_name])
+
+def level_bot(level: str, seed: int | None = None, **_: object) -> PimcBot:
+    """The search bot of a named level (the search itself loads on the first one built)."""
+    from .pimc import PimcBot
+
+    return PimcBot(LEVELS[level], seed=seed, name=level, by_players=LEVEL_PLAYERS.get(level))
 
 
-def _tuned(argument: str, seed: int | None = None, **_: object) -> PimcBot:
+def tuned_bot(argument: str, seed: int | None = None, **_: object) -> PimcBot:
     """``pimc:LEVEL,key=value,...``: a level with some search settings changed (for tuning runs).
 
-    Values are JSON numbers or booleans, bare words for strings (``early=heuristic``), and
-    slash-separated numbers for tuples (``dd_cards=13/9/8``).
+    Keys are the fields of :class:`~hokm.search.config.SearchConfig` and of
+    :class:`~hokm.search.tuning.Tuning`. Values are JSON numbers or booleans, bare words for
+    strings (``early=heuristic``), and slash-separated numbers for tuples (``dd_cards=13/9/8``).
     """
     level, *pairs = argument.split(",")
     if level not in LEVELS:
         raise ValueError(f"pimc: unknown level {level!r} (known: {', '.join(LEVELS)})")
-    known = {f.name for f in fields(SearchConfig)}
+    config_keys = {f.name for f in fields(SearchConfig)}
+    tuning_keys = {f.name for f in fields(Tuning)}
     changes: dict[str, object] = {}
+    tuned: dict[str, object] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
-        if not sep or key not in known:
-            raise ValueError(f"pimc: expected key=value with a key among {', '.join(sorted(known))}, not {pair!r}")
+        if not sep or key not in config_keys | tuning_keys:
+            raise ValueError(f"pimc: expected key=value with a key among "
+                             f"{', '.join(sorted(config_keys | tuning_keys))}, not {pair!r}")
         try:
             value: object = (tuple(int(x) for x in text.split("/")) if "/" in text else json.loads(text))
         except ValueError:
             value = text
-        changes[key] = value
-    per = {p: replace(c, **changes) for p, c in LEVEL_PLAYERS.get(level, {}).items()}
-    return PimcBot(replace(LEVELS[level], **changes), seed=seed, name=f"pimc:{argument}", by_players=per)
+        (changes if key in config_keys else tuned)[key] = value
+    per = {p: _changed(c, changes) for p, c in LEVEL_PLAYERS.get(level, {}).items()}
+    from .pimc import PimcBot
+
+    return PimcBot(_changed(LEVELS[level], changes), seed=seed, name=f"pimc:{argument}", by_players=per,
+                   tuning=_changed(Tuning(), tuned))
 
 
-register_prefix("pimc", _tuned)
+_Settings = TypeVar("_Settings", SearchConfig, Tuning)
+
+
+def _changed(settings: _Settings, changes: dict[str, object]) -> _Settings:
+    """``settings`` with ``changes`` applied, each value checked against its field's type."""
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        return TypeAdapter(type(settings)).validate_python({**asdict(settings), **changes})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise ValueError(f"pimc: bad setting ({problems})") from None

@@ -17,15 +17,17 @@ play, never from the searching seat's hidden information beyond the deal being s
 from __future__ import annotations
 
 from dataclasses import replace
+from types import ModuleType
 
 from ..bots.heuristic import choose_play
 from ..bots.memory import Memory
-from ..cards import SUIT_MASKS, Card, full_deck, mask_of
+from ..cards import Card, full_deck, mask_of
 from ..engine.actions import PLAYS
 from ..engine.scoring import hand_outcome
+from ..engine.tricks import legal_mask, trick_winner
 from ..engine.view import SeatView
+from ..rules import side_of
 from .play_model import _ModelView
-from .position import winning_index
 from .rollout import Position, _cards
 
 
@@ -55,10 +57,10 @@ class LookaheadEvaluator:
         self._deck = 0
         self._own_discards = 0
         self._seat: int | None = None
-        self._kernel = None  # playouts: the compiled heuristic player (same cards, many times faster)
+        self._kernel: ModuleType | None = None  # playouts: the compiled heuristic player (same cards, many times faster)
 
     @classmethod
-    def playout(cls) -> "LookaheadEvaluator":
+    def playout(cls) -> LookaheadEvaluator:
         """Heuristic play for every seat to the end of the hand, never the solver.
 
         With three players this is the better judge of a card late in the hand: the solver's
@@ -70,15 +72,13 @@ class LookaheadEvaluator:
         ev.name = "playout"
         return ev.compiled()
 
-    def compiled(self) -> "LookaheadEvaluator":
+    def compiled(self) -> LookaheadEvaluator:
         """Play the heuristic part with the compiled twin of the heuristic player
         (:mod:`hokm.search._heuristic_kernel`): the same cards, many times faster. One
         difference: where the solver gives up (its node limit), the rest of the hand is played
-        out without asking it again. Without Numba this evaluator is returned unchanged."""
-        try:
-            from . import _heuristic_kernel
-        except ImportError:  # no Numba: the Python rollout plays the same cards, slower
-            return self
+        out without asking it again."""
+        from . import _heuristic_kernel
+
         self._kernel = _heuristic_kernel
         return self
 
@@ -123,7 +123,7 @@ class LookaheadEvaluator:
             trick[i] = int(c)
         voids = self._voids if len(self._voids) == n else [0] * n
         rules = pos.rules
-        table = self._kernel.playout_values(  # type: ignore[union-attr]
+        table = self._kernel.playout_values(
             n, pos.trump, np.array(deals, dtype=np.int64).reshape(len(deals), n), pos.leader, trick,
             len(pos.trick), np.array(pos.seat_tricks, dtype=np.int64), pos.hakem, pos.to_move,
             np.array([int(c) for c in cards], dtype=np.int64), self._played, np.array(voids, dtype=np.int64),
@@ -134,7 +134,7 @@ class LookaheadEvaluator:
     # ------------------------------------------------------------------ the rollout
     def _rollout(self, pos: Position, me: int, first: int | None) -> float:
         if self._kernel is not None:
-            return self._compiled_rollout(pos, me, first)
+            return self._compiled_rollout(self._kernel, pos, me, first)
         rules = pos.rules
         n, trump = pos.n, pos.trump
         hands = list(pos.hands)
@@ -144,9 +144,8 @@ class LookaheadEvaluator:
         played = self._played
         voids = self._voids[:] if len(self._voids) == n else [0] * n
         reach = self.limits[n - 2]
-        side_of = (lambda s: s % 2) if n == 4 else (lambda s: s)
-        my_side = side_of(me)
-        hakem_side = side_of(pos.hakem)
+        my_side = side_of(me, n)
+        hakem_side = side_of(pos.hakem, n)
         while True:
             seat = (leader + len(trick)) % n
             if first is None and hands[seat].bit_count() <= reach:
@@ -163,11 +162,7 @@ class LookaheadEvaluator:
             if first is not None:
                 c, first = first, None
             else:
-                legal = hand
-                if trick:
-                    follow = hand & SUIT_MASKS[trick[0] // 13]
-                    if follow:
-                        legal = follow
+                legal = legal_mask(hand, trick[0] // 13 if trick else None)
                 if legal & (legal - 1) == 0:
                     c = legal.bit_length() - 1
                 else:
@@ -177,7 +172,7 @@ class LookaheadEvaluator:
                     m = Memory(n, seat, trump, hand, played, unseen, voids)
                     view = _ModelView(seat, n, tuple(PLAYS[x] for x in _cards(legal)),
                                       tuple(((leader + j) % n, trick[j]) for j in range(len(trick))), ())
-                    c = choose_play(view, m)  # type: ignore[arg-type]
+                    c = choose_play(view, m)
             hands[seat] = hand & ~(1 << c)
             played |= 1 << c
             if trick and c // 13 != trick[0] // 13:
@@ -185,18 +180,18 @@ class LookaheadEvaluator:
             trick.append(c)
             if len(trick) < n:
                 continue
-            winner = (leader + winning_index(trick, trump)) % n
+            winner = trick_winner(trick, leader, trump, n)
             seat_tricks[winner] += 1
             trick = []
             leader = winner
             side_tricks = [0] * rules.sides
             for s, k in enumerate(seat_tricks):
-                side_tricks[side_of(s)] += k
+                side_tricks[side_of(s, n)] += k
             out = hand_outcome(rules, side_tricks, hakem_side, sum(seat_tricks))
             if out is not None:
                 return float(out.points if out.winner == my_side else -out.points)
 
-    def _compiled_rollout(self, pos: Position, me: int, first: int | None) -> float:
+    def _compiled_rollout(self, kernel: ModuleType, pos: Position, me: int, first: int | None) -> float:
         """:meth:`_rollout` with the compiled heuristic player (see :meth:`compiled`)."""
         import numpy as np
 
@@ -215,7 +210,7 @@ class LookaheadEvaluator:
                 -1 if first is None else first, self._played, void_arr, self._deck, self._own_discards,
                 rules.total_tricks, rules.kot_points, rules.hakem_koti_points,
                 -1 if self._seat is None else self._seat)
-        value = self._kernel.playout(*args, reach, state)  # type: ignore[union-attr]
+        value = kernel.playout(*args, reach, state)
         if value == value:  # not NaN: the hand ended before the solver's reach
             return value
         leader, ntrick, played = (int(x) for x in state)
@@ -224,13 +219,13 @@ class LookaheadEvaluator:
         try:
             result = self.solve(tail)
         except self.limit_error:
-            return self._kernel.playout(  # type: ignore[union-attr]
+            return kernel.playout(
                 n, pos.trump, hands, leader, trick, ntrick, seat_tricks, pos.hakem, me, -1, played,
                 void_arr, self._deck, self._own_discards, rules.total_tricks, rules.kot_points,
                 rules.hakem_koti_points, args[-1], 0, state)
         if result.winner is None:  # three players: the mover loses, to one of two
             return 0.0 if tail.to_move != me else float(result.value)
-        my_side = me % 2 if n == 4 else me
+        my_side = side_of(me, n)
         return float(result.points if result.winner == my_side else -result.points)
 
 

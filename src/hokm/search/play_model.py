@@ -25,12 +25,18 @@ played cards and the *sampled* hands, never from anything hidden.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ..bots.heuristic import choose_play
 from ..bots.memory import Memory
 from ..cards import SUIT_MASKS, full_deck, mask_of
 from ..engine.actions import PLAYS
+from ..engine.phase import Phase
+from ..engine.tricks import legal_mask
 from ..engine.view import SeatView
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Weight factor for each play of another seat that the model player would not have made.
 MISS = 0.25
@@ -43,7 +49,7 @@ class _ModelView:
 
     def __init__(self, seat: int, players: int, legal: tuple, trick: tuple, hand: tuple) -> None:
         self.seat, self.players, self.legal, self.trick, self.hand = seat, players, legal, trick, hand
-        self.phase = "play"
+        self.phase = Phase.PLAY
 
 
 class _Decision:
@@ -73,9 +79,9 @@ class PlayEvidence:
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
         for leader, cards in tricks:
-            for i, c in enumerate(cards):
+            for i, card in enumerate(cards):
                 s = (leader + i) % n
-                plays.append((s, c, i, tuple(((leader + j) % n, cards[j]) for j in range(i))))
+                plays.append((s, card, i, tuple(((leader + j) % n, cards[j]) for j in range(i))))
         # cards each seat played from each point on (its hand at a play = sampled hand | later)
         later_from = [0] * len(plays)
         acc = [0] * n
@@ -87,7 +93,7 @@ class PlayEvidence:
         self._arrays: tuple | None = None  # the decisions as arrays, for log_weights
         played = 0
         voids = [0] * n
-        for k, (s, c, i, so_far) in enumerate(plays):
+        for k, (s, c, _i, so_far) in enumerate(plays):
             led = so_far[0][1] // 13 if so_far else None
             if s != me:
                 self.decisions.append(_Decision(s, c, later_from[k], led, so_far, played, voids[:]))
@@ -107,11 +113,7 @@ class PlayEvidence:
         n, trump, deck = self.n, self.trump, self.deck
         for d in self.decisions:
             hand = hands[d.seat] | d.later
-            legal = hand
-            if d.led is not None:
-                follow = hand & SUIT_MASKS[d.led]
-                if follow:
-                    legal = follow
+            legal = legal_mask(hand, d.led)
             if legal & (legal - 1) == 0:
                 continue  # a single legal card: nothing to learn
             if _all_touching(legal, d.played):
@@ -119,7 +121,7 @@ class PlayEvidence:
             unseen = deck & ~hand & ~d.played
             m = Memory(n, d.seat, trump, hand, d.played, unseen, d.voids)
             view = _ModelView(d.seat, n, tuple(PLAYS[c] for c in _cards(legal)), d.trick, ())
-            guess = choose_play(view, m)  # type: ignore[arg-type]
+            guess = choose_play(view, m)
             if guess != d.card and not _touching(guess, d.card, hand, d.played):
                 lw += self.miss_log
                 if lw < floor:
@@ -129,8 +131,8 @@ class PlayEvidence:
     def weight(self, hands: list[int]) -> float:
         return math.exp(self.log_weight(hands))
 
-    def log_weights(self, deals: "np.ndarray", base: "np.ndarray", prune: float,
-                    best: float = -math.inf) -> "np.ndarray":
+    def log_weights(self, deals: np.ndarray, base: np.ndarray, prune: float,
+                    best: float = -math.inf) -> np.ndarray:
         """:meth:`log_weight` of many candidate deals at once, compiled
         (:func:`hokm.search._heuristic_kernel.play_log_weights`).
 

@@ -5,18 +5,20 @@ cards each seat still holds (52-bit masks), trump, the trick in progress and the
 has won. It carries no history, so the same object serves the oracle (built from a real game
 with :meth:`DDPosition.from_game`) and the search bot (built from a sampled deal).
 
-The rules of play and of the end of a hand are the engine's: trick resolution mirrors
-``Game._play`` and :meth:`DDPosition.outcome` calls :func:`hokm.engine.scoring.hand_outcome`.
+The rules of play and of the end of a hand are the engine's: following suit and the trick's
+winner come from :mod:`hokm.engine.tricks` and :meth:`DDPosition.outcome` calls
+:func:`hokm.engine.scoring.hand_outcome`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import random
-from typing import TYPE_CHECKING, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..cards import CARDS, SUIT_MASKS, Card, cards_in
+from ..cards import CARDS, Card, cards_in
 from ..engine.scoring import Outcome, hand_outcome
+from ..engine.tricks import legal_mask, trick_winner
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -25,27 +27,6 @@ if TYPE_CHECKING:
 
 class PositionError(ValueError):
     """A position that cannot arise in a hand of Hokm (overlapping hands, wrong counts...)."""
-
-
-def winning_index(cards: Sequence[int], trump: int) -> int:
-    """Index of the card winning a trick so far (complete or not): the same rule as the engine."""
-    led = cards[0] // 13
-    best, best_card = 0, cards[0]
-    best_trump = led == trump
-    for i in range(1, len(cards)):
-        c = cards[i]
-        s = c // 13
-        if s == trump:
-            if not best_trump or c > best_card:
-                best, best_card, best_trump = i, c, True
-        elif not best_trump and s == led and c > best_card:
-            best, best_card = i, c
-    return best
-
-
-def trick_winner(cards: Iterable[int], leader: int, trump: int, players: int) -> int:
-    """The seat that wins a full trick led by ``leader`` (same rule as the engine)."""
-    return (leader + winning_index(list(cards), trump)) % players
 
 
 @dataclass(frozen=True)
@@ -101,12 +82,14 @@ class DDPosition:
 
     # ----- construction --------------------------------------------------------------------
     @classmethod
-    def from_game(cls, game: "Game") -> "DDPosition":
+    def from_game(cls, game: Game) -> DDPosition:
         """The full-information position of a game in its play phase (oracle and tests only)."""
-        from ..engine.game import Phase
+        from ..engine.phase import Phase
 
         if game.phase is not Phase.PLAY:
             raise PositionError(f"a double-dummy position needs the play phase, not {game.phase.value}")
+        if game.trump is None:
+            raise PositionError("a double-dummy position needs a trump suit")
         return cls(game.rules, int(game.trump), tuple(game.hands), game.leader,
                    tuple(int(c) for c in game.trick), tuple(game.seat_tricks), game.hakem)
 
@@ -131,10 +114,10 @@ class DDPosition:
     @property
     def side_tricks(self) -> tuple[int, ...]:
         """Tricks per side: teams ``seat % 2`` with four players, seats otherwise."""
-        if self.rules.players == 4:
-            t = self.seat_tricks
-            return (t[0] + t[2], t[1] + t[3])
-        return tuple(self.seat_tricks)
+        out = [0] * self.rules.sides
+        for seat, t in enumerate(self.seat_tricks):
+            out[self.rules.side_of(seat)] += t
+        return tuple(out)
 
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)
@@ -144,12 +127,7 @@ class DDPosition:
         return hand_outcome(self.rules, self.side_tricks, self.rules.side_of(self.hakem), self.tricks_played)
 
     def legal_mask(self) -> int:
-        hand = self.hands[self.to_move]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            if follow:
-                return follow
-        return hand
+        return legal_mask(self.hands[self.to_move], self.trick[0] // 13 if self.trick else None)
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to move may play (empty once the hand is decided)."""
@@ -157,7 +135,7 @@ class DDPosition:
             return []
         return cards_in(self.legal_mask())
 
-    def play(self, card: int) -> "DDPosition":
+    def play(self, card: int) -> DDPosition:
         """The position after the seat to move plays ``card``; raises ``PositionError`` if illegal."""
         card = int(card)
         if not 0 <= card < 52 or not (self.legal_mask() >> card) & 1:
@@ -183,7 +161,7 @@ class DDPosition:
                 f"tricks={list(self.seat_tricks)} trick=[{trick}] hands: {hands}")
 
 
-def random_position(rules: Rules, rng: "random.Random", tricks_left: int, *, in_trick: int = 0,
+def random_position(rules: Rules, rng: random.Random, tricks_left: int, *, in_trick: int = 0,
                     tries: int = 100) -> DDPosition:
     """A random undecided position with ``tricks_left`` tricks to play (for tests and benchmarks).
 

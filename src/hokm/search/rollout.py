@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..cards import CARDS, SUIT_MASKS, Card
 from ..engine.scoring import hand_outcome
-from ..rules import Rules
-from .position import winning_index
+from ..engine.tricks import legal_mask, trick_winner, winning_index
+from ..rules import Rules, side_of
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -34,7 +34,7 @@ class Position:
     trump: int
     hands: list[int]
     leader: int
-    trick: list[Card]  # cards of the open trick, from the leader
+    trick: list[int]  # cards of the open trick, from the leader (Cards, or their indices)
     seat_tricks: list[int]
     hakem: int
 
@@ -47,7 +47,7 @@ class Position:
         return (self.leader + len(self.trick)) % self.n
 
     def side(self, seat: int) -> int:
-        return seat % 2 if self.n == 4 else seat
+        return side_of(seat, self.n)
 
     def side_tricks(self) -> list[int]:
         t = [0] * self.rules.sides
@@ -56,12 +56,7 @@ class Position:
         return t
 
     def legal(self) -> list[Card]:
-        hand = self.hands[self.to_move]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            if follow:
-                hand = follow
-        return _cards(hand)
+        return _cards(legal_mask(self.hands[self.to_move], self.trick[0] // 13 if self.trick else None))
 
 
 def _cards(m: int) -> list[Card]:
@@ -107,9 +102,9 @@ def policy_card(n: int, trump: int, hands: list[int], leader: int, trick: list[i
     w = winning_index(trick, trump)
     wcard = trick[w]
     wseat = (leader + w) % n
-    friend = n == 4 and wseat % 2 == seat % 2
+    friend = side_of(wseat, n) == side_of(seat, n)
     last = len(trick) == n - 1
-    follow = hand & SUIT_MASKS[led]
+    follow = legal_mask(hand, led) & SUIT_MASKS[led]
     if follow:
         if friend or (wcard // 13 == trump and led != trump):
             return _lowest(follow)
@@ -149,8 +144,8 @@ def playout(pos: Position, first: int | None = None) -> tuple[int, int]:
         trick.append(c)
         if len(trick) < n:
             continue
-        winner = (leader + winning_index(trick, trump)) % n
-        side = winner % 2 if n == 4 else winner
+        winner = trick_winner(trick, leader, trump, n)
+        side = side_of(winner, n)
         tricks[side] += 1
         played += 1
         trick = []
@@ -171,6 +166,9 @@ class RolloutEvaluator:
     """Scores positions by playing them out with the quick policy (one rollout per move)."""
 
     name = "rollout"
+
+    def prepare(self, view: SeatView) -> None:
+        """The quick policy reads nothing but the position."""
 
     def move_values(self, pos: Position) -> dict[Card, float]:
         me = pos.to_move
@@ -193,18 +191,19 @@ class PolicyRolloutEvaluator:
     name = "heuristic-rollout"
 
     def __init__(self, seed: int | None = None) -> None:
-        from ..bots.base import make_bot
+        from ..bots.heuristic import HeuristicBot
 
-        self.bot = make_bot("heuristic", seed=seed)
-        self.view: "SeatView | None" = None
+        self.bot = HeuristicBot(seed=seed)
+        self.view: SeatView | None = None
 
-    def prepare(self, view: "SeatView") -> None:
+    def prepare(self, view: SeatView) -> None:
         """Remember the searching seat's view: rollouts replay its public history."""
         self.view = view
 
-    def _game(self, pos: Position) -> "Game":
+    def _game(self, pos: Position) -> Game:
         from ..cards import SUITS, mask_of
-        from ..engine.game import Game, Phase
+        from ..engine.game import Game
+        from ..engine.phase import Phase
 
         view = self.view
         if view is None:
@@ -214,7 +213,7 @@ class PolicyRolloutEvaluator:
         g.trump = SUITS[pos.trump]
         g.hands = list(pos.hands)
         g.leader = pos.leader
-        g.trick = [int(c) for c in pos.trick]
+        g.trick = [CARDS[c] for c in pos.trick]
         g.seat_tricks = list(pos.seat_tricks)
         g.tricks = pos.side_tricks()
         g.completed = list(view.completed)
@@ -224,7 +223,7 @@ class PolicyRolloutEvaluator:
         g.results = list(view.results)
         return g
 
-    def _finish(self, g: "Game", me: int, hands_before: int | None = None) -> int:
+    def _finish(self, g: Game, me: int, hands_before: int | None = None) -> int:
         """Play ``g`` out to the end of the hand that was open when ``hands_before`` results
         were recorded (default: the hand open now) and score it for ``me``'s side."""
         if hands_before is None:
@@ -232,9 +231,11 @@ class PolicyRolloutEvaluator:
         bot = self.bot
         while len(g.results) == hands_before:
             seat = g.to_move
+            if seat is None:
+                raise ValueError(f"no seat is to move in the {g.phase.value} phase")
             g.apply(bot.act(g.view(seat)), seat)
         r = g.results[-1]
-        side = me % 2 if g.n == 4 else me
+        side = side_of(me, g.n)
         return r.points if r.winner == side else -r.points
 
     def move_values(self, pos: Position) -> dict[Card, float]:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterator
 
-from ..cards import SUIT_MASKS, cards_in, full_deck, mask_of
+from ..cards import SUIT_MASKS, Card, cards_in, full_deck, mask_of
 from ..engine.view import SeatView
 
 
@@ -163,9 +163,13 @@ class OddsFill:
         if len(seats) > 1:
             raise ValueError("odds fills need a view with one hidden hand")
         self.kn = kn
-        self.seat = seats[0] if seats else None
-        self.need = kn.need[self.seat] if seats else 0
-        self.cards = cards_in(kn.unknown & ~kn.banned[self.seat]) if seats else []
+        self.seat: int | None = None
+        self.need = 0
+        self.cards: list[Card] = []
+        if seats:
+            seat = self.seat = seats[0]
+            self.need = kn.need[seat]
+            self.cards = cards_in(kn.unknown & ~kn.banned[seat])
         if len(self.cards) < self.need:
             raise ValueError("no deal agrees with this view (contradictory voids?)")
         w = [odds[c] for c in self.cards]

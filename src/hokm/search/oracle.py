@@ -1,7 +1,7 @@
 """``oracle``: the omniscient reference bot. It sees every hand and plays double-dummy.
 
 It is the ceiling the honest bots are measured against (how much of the oracle's edge over
-``heuristic`` a level captures), so it is registered with ``public=False`` and drivers hand it
+``heuristic`` a level captures), so :mod:`hokm.players` lists it as not for players and drivers hand it
 the full game through :meth:`OmniscientBot.act_with_state`. What it does, decision by decision:
 
 - **Play**: :func:`hokm.search.dds.move_values` on the full position; the best value wins
@@ -21,13 +21,15 @@ the full game through :meth:`OmniscientBot.act_with_state`. What it does, decisi
 
 from __future__ import annotations
 
+from ..bots.base import OmniscientBot
 from ..cards import Card, Suit, cards_in
 from ..engine.actions import KEEP, PASS, PLAYS, Action, ChooseTrump, Discard
-from ..engine.game import Game, Phase, deal_layout
+from ..engine.game import Game, deal_layout
+from ..engine.phase import Phase
+from ..engine.tricks import winning_index
 from ..engine.view import SeatView
-from ..search import dds
-from ..search.position import DDPosition
-from .base import OmniscientBot, register_bot
+from . import dds
+from .position import DDPosition
 
 #: Node budget of one solver call (a few hundred milliseconds at worst on a laptop core).
 NODE_LIMIT = 400_000
@@ -45,6 +47,18 @@ def _count_then_rank(cards: list[Card]) -> Suit:
         return (len(ranks), ranks)
 
     return Suit(max(range(4), key=key))
+
+
+def _mover(game: Game) -> int:
+    if game.to_move is None:
+        raise ValueError(f"no seat is to move in the {game.phase.value} phase")
+    return game.to_move
+
+
+def _trump_of(game: Game) -> int:
+    if game.trump is None:
+        raise ValueError(f"no trump is named in the {game.phase.value} phase")
+    return int(game.trump)
 
 
 class OracleBot(OmniscientBot):
@@ -74,6 +88,7 @@ class OracleBot(OmniscientBot):
         if len(legal) == 1:
             return legal[0]
         trump = pos.trump
+        values: dict[Card, int] | None
         try:
             values = dds.move_values(pos, node_limit=self.node_limit)
         except dds.SearchLimitExceeded:
@@ -105,14 +120,11 @@ class OracleBot(OmniscientBot):
     @staticmethod
     def _cheap_trick_winner(game: Game, legal: list[Card]) -> Card:
         """Last resort: win the trick with the cheapest card that does, else play the cheapest."""
-        trump = int(game.trump)
+        trump = _trump_of(game)
         trick = list(game.trick)
 
         def wins(card: Card) -> bool:
-            cards = trick + [card]
-            led = cards[0] // 13
-            best = max(cards, key=lambda c: (c // 13 == trump, c // 13 == led, c % 13))
-            return best == card
+            return winning_index(trick + [card], trump) == len(trick)
 
         winners = [c for c in legal if wins(c)] if trick else []
         pool = winners or legal
@@ -120,7 +132,7 @@ class OracleBot(OmniscientBot):
 
     # ----- trump -------------------------------------------------------------------------
     def _trump(self, game: Game) -> Suit:
-        seat = game.to_move
+        seat = _mover(game)
         first_five = cards_in(game.hands[seat])
         fallback = _count_then_rank(first_five)
         if game.n == 2 or game.deck is None:
@@ -144,15 +156,15 @@ class OracleBot(OmniscientBot):
     # ----- two players -------------------------------------------------------------------
     @staticmethod
     def _discard(game: Game) -> Action:
-        seat = game.to_move
+        seat = _mover(game)
         count = 3 if seat == game.hakem else 2
-        trump = int(game.trump)
+        trump = _trump_of(game)
         cards = sorted(cards_in(game.hands[seat]), key=lambda c: (c // 13 == trump, c % 13))
         return Discard(frozenset(cards[:count]))
 
     @staticmethod
     def _draw(game: Game) -> Action:
-        trump = int(game.trump)
+        trump = _trump_of(game)
         top = game.stock[2 * game.draw_turn]
         under = game.stock[2 * game.draw_turn + 1]
 
@@ -161,8 +173,5 @@ class OracleBot(OmniscientBot):
 
         return KEEP if worth(top) >= worth(under) else PASS
 
-
-register_bot("oracle", lambda seed=None, **kw: OracleBot(**kw),
-             "omniscient double-dummy reference (sees every hand; for measurement only)", public=False)
 
 __all__ = ["OracleBot", "NODE_LIMIT"]

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from hokm.arena.runner import play_game
-from hokm.bots.base import available_bots, make_bot
-from hokm.bots.oracle import OracleBot
 from hokm.engine import Game, Rules
-from hokm.engine.game import Phase
+from hokm.engine.phase import Phase
+from hokm.players import available_bots, make_bot
 from hokm.search import dds
+from hokm.search.oracle import OracleBot
 from hokm.search.position import DDPosition
 
 
