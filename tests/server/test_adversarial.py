@@ -13,14 +13,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from .harness import WAIT, Player, run
 
 
-async def _closed_with(ws, code: int) -> None:  # noqa: ANN001
+async def _closed_with(ws, code: int) -> None:
     with pytest.raises(ConnectionClosed) as info:
         for _ in range(50):
             await asyncio.wait_for(ws.recv(), WAIT)
     assert info.value.rcvd is not None and info.value.rcvd.code == code
 
 
-def test_bad_connections_are_refused(make_server) -> None:  # noqa: ANN001
+def test_bad_connections_are_refused(make_server) -> None:
     server = make_server(HOKM_HELLO_TIMEOUT="0.5", HOKM_ALLOWED_ORIGINS="http://friend.example")
 
     async def main() -> None:
@@ -82,8 +82,11 @@ def test_bad_connections_are_refused(make_server) -> None:  # noqa: ANN001
     run(main())
 
 
-def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: ANN001
-    server = make_server(HOKM_RATE_PER_SECOND="20", HOKM_RATE_BURST="40", HOKM_FLOOD_LIMIT="60")
+def test_hostile_messages_never_harm_the_table(make_server) -> None:
+    # The test's players answer as fast as the other side moves, at times faster than 20 a second:
+    # a short flood window refills their few rate refusals, while a burst of pings still empties it.
+    server = make_server(HOKM_RATE_PER_SECOND="20", HOKM_RATE_BURST="40", HOKM_FLOOD_LIMIT="60",
+                         HOKM_FLOOD_WINDOW="5")
 
     async def main() -> None:
         honest = await Player(server, "honest", seed=1).signup()
@@ -91,7 +94,7 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: AN
         table = await honest.api("POST", "/api/tables", {"mode": "private", "players": 2, "hints": False},
                                  status=201)
         tid = table["table_id"]
-        await eve.api("POST", f"/api/tables/{tid}/sit", {"seat": 1})
+        await eve.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]})
         for p in (honest, eve):
             await p.connect()
             await p.join(tid)
@@ -99,7 +102,7 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: AN
         for p in (honest, eve):
             await p.expect(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal")
 
-        async def refused(message, code: str) -> None:  # noqa: ANN001
+        async def refused(message, code: str) -> None:
             await eve.ws.send(message if isinstance(message, str) else json.dumps(message))
             err = await eve.expect(lambda m: m["type"] == "error")
             assert err["code"] == code, (message, err)
@@ -163,7 +166,7 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: AN
         # A spectator cannot act, even knowing the table.
         watcher = await Player(server, "watcher").signup()
         await watcher.connect()
-        await watcher.join(tid)
+        await watcher.join(tid, code=table["code"])
         await watcher.send({"type": "action", "action": {"type": "play", "card": hand[0]}})
         assert (await watcher.expect(lambda m: m["type"] == "error"))["code"] == "spectator"
         await watcher.close()
@@ -192,7 +195,7 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:  # noqa: AN
     run(main())
 
 
-def test_invite_codes_cannot_be_enumerated_quickly(server) -> None:  # noqa: ANN001
+def test_invite_codes_cannot_be_enumerated_quickly(server) -> None:
     async def main() -> None:
         p = await Player(server, "guesser").signup()
         statuses = [(await p.http.get(f"/api/codes/AAAA{i:04d}")).status_code for i in range(30)]
@@ -201,7 +204,7 @@ def test_invite_codes_cannot_be_enumerated_quickly(server) -> None:  # noqa: ANN
     run(main())
 
 
-def test_one_player_cannot_fill_the_server(server) -> None:  # noqa: ANN001
+def test_one_player_cannot_fill_the_server(server) -> None:
     async def main() -> None:
         p = await Player(server, "hoarder").signup()
         for _ in range(5):
@@ -212,4 +215,39 @@ def test_one_player_cannot_fill_the_server(server) -> None:  # noqa: ANN001
         await other.api("POST", "/api/tables", {"mode": "private", "players": 2}, status=201)
         for q in (p, other):
             await q.close()
+    run(main())
+
+
+def test_a_body_sent_in_chunks_is_refused_past_the_limit_without_being_held(make_server) -> None:
+    """A body with no declared length (chunked) is read only up to the limit: 64 MB sent to an
+    endpoint that takes 64 KB leave the server's memory where it was."""
+    import psutil
+
+    server = make_server()
+
+    async def main() -> None:
+        proc = psutil.Process(server.proc.pid)
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            assert (await http.get("/api/health")).status_code == 200
+            before = proc.memory_info().rss
+            peak = before
+            chunk = b"[" + b" " * (1 << 20)
+
+            async def chunks():  # type: ignore[no-untyped-def]
+                nonlocal peak
+                for _ in range(64):
+                    peak = max(peak, proc.memory_info().rss)  # while the body arrives, not after it
+                    yield chunk
+                    await asyncio.sleep(0.005)
+
+            for path in ("/api/guest", "/api/verify"):
+                try:
+                    r = await http.post(path, content=chunks(), headers={"content-type": "application/json"})
+                except httpx.HTTPError:
+                    continue  # the server answered and closed before the client finished sending
+                assert r.status_code in (400, 401), r.text
+            grown = (peak - before) / 2**20
+            assert grown < 24, f"the server grew {grown:.0f} MB on 64 MB bodies it refuses"
+            r = await http.post("/api/guest", json={"nickname": "after"})
+            assert r.status_code == 201
     run(main())
