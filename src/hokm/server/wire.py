@@ -1,0 +1,78 @@
+"""Messages as they go out: JSON text, each made once.
+
+Every action a player makes reaches every seat and the spectators, each with its own view of the
+table. :func:`event_frames` encodes a batch of events for all of them at once: each recipient's
+view once (however many events the batch holds), the seats' list once for everyone, each event's
+public copy once where every recipient sees the same. A connection then sends the text it is
+given, untouched, so an event costs one encoding per recipient, not one per connection.
+
+What each recipient may see is decided by :mod:`.redact` (its per-event whitelist) and the engine's
+views, as before; this module only encodes what they built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from .protocol import PROTOCOL_VERSION
+from .redact import public_event, same_for_everyone, visible_to
+from .storage import EventRow
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+#: One message of a batch for one recipient: ``[seq, sender, text, friends_only]``. ``sender`` is the
+#: player id behind a chat message, words or an emote (a connection holds back a blocked player's),
+#: else ``None``; ``friends_only``: words for the sender's friends (a connection passes them on only
+#: to a friend).
+Frame = list[Any]
+
+
+def dumps(message: Any) -> str:
+    """A message as compact JSON text (UTF-8 kept as is)."""
+    return orjson.dumps(message, option=_OPTIONS).decode()
+
+
+def encoded(value: Any) -> orjson.Fragment:
+    """``value`` encoded now, to be embedded as it is in messages encoded later."""
+    return orjson.Fragment(orjson.dumps(value, option=_OPTIONS))
+
+
+def _sender(event: dict[str, Any]) -> str | None:
+    return event.get("player") if event["kind"] == "chat" else None
+
+
+def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None],
+                 views: Sequence[dict[str, Any]] | None, seats: list[dict[str, Any]], status: str,
+                 deadline: dict[str, Any] | None) -> list[list[Frame]]:
+    """Every recipient's ``event`` messages for ``rows``, as text.
+
+    ``views[i]`` is the view of ``recipients[i]`` after the whole batch (``None``: no game yet);
+    every message of the batch carries it.
+    """
+    seats_f = encoded(seats)
+    deadline_f = encoded(deadline)
+    shared: dict[int, tuple[dict[str, Any], str | None]] = {}  # an event every recipient sees alike
+    out: list[list[Frame]] = []
+    for i, r in enumerate(recipients):
+        view_f = encoded(None if views is None else views[i])
+        frames: list[Frame] = []
+        for e in rows:
+            if not visible_to(e.kind, e.payload, r):
+                continue
+            if not same_for_everyone(e.kind, e.payload):
+                event = public_event(e.kind, e.payload, r)
+                sender = None
+            else:
+                if e.seq not in shared:
+                    ev = public_event(e.kind, e.payload, r)
+                    shared[e.seq] = (ev, _sender(ev))
+                event, sender = shared[e.seq]
+            text = orjson.dumps({"v": PROTOCOL_VERSION, "type": "event", "seq": e.seq, "at": e.at, "event": event,
+                                 "view": view_f, "seats": seats_f, "status": status, "deadline": deadline_f},
+                                option=_OPTIONS).decode()
+            frames.append([e.seq, sender, text, e.kind == "chat" and e.payload.get("channel") == "friends"])
+        out.append(frames)
+    return out

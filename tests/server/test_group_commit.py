@@ -1,0 +1,128 @@
+"""Group commit: many tables' appends in one transaction, each acknowledged after its commit, each
+refusal its own."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from hokm.server.cluster.fence import FencedError, FencedStorage
+from hokm.server.storage import EventRow, StorageError, TableRow, TableUpdate
+from hokm.server.storage.group import Append, GroupCommit
+from hokm.server.storage.sql import SqlStorage
+
+
+def _row(table_id: str) -> TableRow:
+    return TableRow(id=table_id, mode="private", players=4, config={}, host=None, status="waiting", seats=[],
+                    created_at=1.0, updated_at=1.0)
+
+
+def _ev(table_id: str, seq: int, kind: str = "presence") -> EventRow:
+    return EventRow(table_id, seq, kind, {"seat": 0, "connected": True}, float(seq))
+
+
+def test_appends_that_arrive_during_a_write_share_the_next_transaction() -> None:
+    written: list[list[str]] = []
+
+    async def go() -> None:
+        release = asyncio.Event()
+
+        async def write(group: list[Append]) -> dict[int, BaseException]:
+            written.append([a.table_id for a in group])
+            await release.wait()
+            return {}
+
+        commit = GroupCommit(write)
+        first = asyncio.ensure_future(commit.append("t0", [_ev("t0", 1)], None))
+        await asyncio.sleep(0)
+        others = [asyncio.ensure_future(commit.append(f"t{i}", [_ev(f"t{i}", 1)], None)) for i in range(1, 6)]
+        await asyncio.sleep(0.01)
+        # Nothing is acknowledged before its transaction commits.
+        assert not first.done() and not any(o.done() for o in others)
+        release.set()
+        await asyncio.gather(first, *others)
+        assert commit.groups == 2 and commit.appends == 6
+
+    asyncio.run(go())
+    assert written == [["t0"], ["t1", "t2", "t3", "t4", "t5"]]
+
+
+def test_a_failed_group_is_written_again_one_by_one_so_only_the_refused_append_fails() -> None:
+    async def go() -> None:
+        calls: list[list[str]] = []
+
+        async def write(group: list[Append]) -> dict[int, BaseException]:
+            calls.append([a.table_id for a in group])
+            await asyncio.sleep(0)
+            if any(a.table_id == "bad" for a in group):
+                raise ValueError("constraint failed")
+            return {}
+
+        commit = GroupCommit(write, lambda a, e: StorageError(f"{a.table_id}: {e}"))
+        block = asyncio.ensure_future(commit.append("first", [], TableUpdate(status="playing")))
+        await asyncio.sleep(0)
+        tasks = [asyncio.ensure_future(commit.append(t, [_ev(t, 1)], None)) for t in ("a", "bad", "b")]
+        await block
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], StorageError) and "bad: constraint failed" in str(results[1])
+        assert calls == [["first"], ["a", "bad", "b"], ["a"], ["bad"], ["b"]]
+
+    asyncio.run(go())
+
+
+def test_many_tables_append_concurrently_to_sqlite_and_every_event_is_stored(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'group.db'}"
+
+    async def go() -> None:
+        s = SqlStorage(url)
+        await s.init()
+        ids = [f"t{i}" for i in range(40)]
+        for t in ids:
+            await s.create_table(_row(t))
+
+        async def play(t: str) -> None:
+            for seq in range(1, 11):
+                await s.append_events(t, [_ev(t, seq, "action")], None if seq % 5 else TableUpdate(status="playing"))
+
+        await asyncio.gather(*(play(t) for t in ids))
+        assert s._appends.appends == 400
+        assert s._appends.groups < 400  # appends shared transactions
+        for t in ids:
+            assert [e.seq for e in await s.events(t)] == list(range(1, 11))
+            row = await s.get_table(t)
+            assert row is not None and row.seq == 10 and row.status == "playing" and row.updated_at == 10.0
+        # A taken sequence number is refused as before, naming the table and the seq.
+        with pytest.raises(StorageError, match="table t3: event sequence 10 is already taken"):
+            await s.append_events("t3", [_ev("t3", 10)])
+        await s.close()
+
+    asyncio.run(go())
+
+
+def test_a_superseded_fence_refuses_its_table_alone_within_a_group(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fenced.db'}"
+
+    async def go() -> None:
+        old, new = FencedStorage(url), FencedStorage(url)
+        await old.init()
+        await new.init()
+        for t in ("kept", "taken"):
+            await old.create_table(_row(t))
+            await old.claim(t, 1)
+        await new.claim("taken", 2)
+        results = await asyncio.gather(old.append_events("kept", [_ev("kept", 1)]),
+                                       old.append_events("taken", [_ev("taken", 1)]),
+                                       old.append_events("unowned", [_ev("unowned", 1)]), return_exceptions=True)
+        assert results[0] is None
+        assert isinstance(results[1], FencedError) and "superseded" in str(results[1])
+        assert isinstance(results[2], FencedError) and "does not own" in str(results[2])
+        assert [e.seq for e in await new.events("kept")] == [1]
+        assert await new.events("taken") == []
+        await new.append_events("taken", [_ev("taken", 1)])
+        await old.close()
+        await new.close()
+
+    asyncio.run(go())

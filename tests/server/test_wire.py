@@ -1,0 +1,80 @@
+"""Event batches encoded once per recipient: each recipient's text is exactly the message built from
+the redaction whitelist and its own view, and nothing of another seat's reaches it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hokm.engine import Game, Phase, Rules
+from hokm.engine.view import make_view
+from hokm.server.protocol import PROTOCOL_VERSION
+from hokm.server.redact import public_event, same_for_everyone, visible_to
+from hokm.server.storage import EventRow
+from hokm.server.wire import dumps, event_frames
+
+SEATS = [{"seat": 0, "kind": "human", "name": "سارا"}, {"seat": 1, "kind": "bot", "name": None}]
+
+
+def _expected(rows: list[EventRow], r: int | None, view: dict | None, deadline: dict | None) -> list[dict]:
+    return [{"v": PROTOCOL_VERSION, "type": "event", "seq": e.seq, "at": e.at,
+             "event": public_event(e.kind, e.payload, r), "view": view, "seats": SEATS, "status": "playing",
+             "deadline": deadline} for e in rows if visible_to(e.kind, e.payload, r)]
+
+
+def test_two_player_discards_and_draws_reach_only_their_actor_and_every_text_is_the_whitelisted_message() -> None:
+    rng = random.Random(7)
+    g = Game.new(Rules(players=2), seed=11)
+    seq = 0
+    checked = {"discard": 0, "draw": 0, "play": 0}
+    while not g.is_over and sum(checked.values()) < 60:
+        if g.phase is Phase.DEAL:
+            g.deal()
+            continue
+        seat = g.to_move
+        assert seat is not None
+        action = rng.choice(g.legal_actions())
+        g.apply(action, seat)
+        seq += 1
+        rows = [EventRow("t", seq, "action", {"seat": seat, "action": action.to_json(), "by": "player"}, 1.5),
+                EventRow("t", seq + 1, "chat", {"channel": "spectators", "seat": None, "player": "p9", "name": "x",
+                                                "phrase": None, "emote": None, "text": "سلام"}, 1.5)]
+        seq += 1
+        recipients: list[int | None] = [0, 1, None]
+        views = [make_view(g, r).to_json() for r in recipients]
+        deadline = {"seat": g.to_move, "at": 9.0}
+        frames = event_frames(rows, recipients, views, SEATS, "playing", deadline)
+        for r, view, copy in zip(recipients, views, frames):
+            assert [json.loads(text) for _, _, text, _ in copy] == _expected(rows, r, view, deadline)
+            assert [s for s, _, _, _ in copy] == [e.seq for e in rows if visible_to(e.kind, e.payload, r)]
+            # The spectators' chat names its sender for the connection's block check; a game event does not.
+            assert [sender for _, sender, _, _ in copy] == ([None, "p9"] if r is None else [None])
+        kind = action.to_json()["type"]
+        checked[kind] = checked.get(kind, 0) + 1
+        if kind in ("discard", "draw"):
+            assert not same_for_everyone("action", rows[0].payload)
+            own, other = (json.loads(frames[s][0][2])["event"]["action"] for s in (seat, 1 - seat))
+            assert own != other and ("cards" in own or "choice" in own)
+            assert "cards" not in other and "choice" not in other
+    assert checked["discard"] and checked["draw"] and checked["play"]
+
+
+def test_chat_frames_carry_their_sender_and_the_spectators_channel_never_reaches_a_seat() -> None:
+    chat = {"channel": "table", "seat": 0, "player": "p1", "name": "Sara", "phrase": None, "emote": None,
+            "text": "<img src=x>"}
+    rows = [EventRow("t", 5, "chat", chat, 2.0),
+            EventRow("t", 6, "chat", chat | {"channel": "spectators", "seat": None, "player": "p7"}, 2.0),
+            EventRow("t", 7, "chat", chat | {"text": None, "phrase": "well_played", "player": "p1"}, 2.0),
+            EventRow("t", 8, "chat", chat | {"channel": "friends", "text": "for friends"}, 2.0)]
+    frames = event_frames(rows, [0, 1, None], None, SEATS, "waiting", None)
+    assert [(s, who, f) for s, who, _, f in frames[0]] == [(5, "p1", False), (7, "p1", False), (8, "p1", True)]
+    assert [(s, who) for s, who, _, _ in frames[2]] == [(5, "p1"), (6, "p7"), (7, "p1"), (8, "p1")]
+    assert json.loads(frames[1][0][2])["event"]["text"] == "<img src=x>"
+    assert json.loads(frames[1][0][2])["view"] is None
+
+
+def test_dumps_keeps_persian_text_and_reads_back_the_same() -> None:
+    message = {"v": 1, "type": "error", "message": "نوبت شما نیست", "n": [1, 2.5, None, True]}
+    text = dumps(message)
+    assert "نوبت" in text and " " not in text.replace("نوبت شما نیست", "")
+    assert json.loads(text) == message
