@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from hokm.loadtest.profile import summarise
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 
-def test_a_short_run_reports_rate_latency_and_the_echo_floor() -> None:
+def test_a_short_run_reports_rate_latency_cpu_per_action_a_profile_and_the_echo_floor(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "loadtest", "--spawn", "1", "--tables", "3",
-                          "--think", "30", "--duration", "3", "--warmup", "1", "--json"],
+                          "--think", "30", "--duration", "3", "--warmup", "1", "--json",
+                          "--profile", str(tmp_path / "profile")],
                          capture_output=True, text=True, timeout=150)
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout)
@@ -23,6 +27,15 @@ def test_a_short_run_reports_rate_latency_and_the_echo_floor() -> None:
     lat = game["latency_ms"]
     assert lat["count"] == game["actions_acked"] and 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
     assert game["server"]["processes"] == 1 and game["server"]["rss_mb_max"] > 10
+    cpa = game["server"]["cpu_per_action"]
+    assert cpa["actions"] == game["actions_acked"] and list(cpa["nodes"]) == ["node0"]
+    assert cpa["cpu_s"] > 0 and cpa["ms_per_action"] == pytest.approx(1000 * cpa["cpu_s"] / cpa["actions"], rel=1e-3)
+    assert cpa["nodes"]["node0"]["cpu_s"] == cpa["cpu_s"]
+    prof = game["profiles"]["node0"]
+    assert "error" not in prof, prof
+    assert prof["samples"] > 0 and Path(prof["file"]).is_file()
+    assert all(0 < e["samples"] <= prof["samples"] for e in prof["self"] + prof["total"])
+    assert "node0:" in out.stderr and "self time" in out.stderr
     echo = report["echo"]
     assert echo["connections"] == 12 and echo["latency_ms"]["count"] > 0
     assert report["ratio"]["p50"] is not None
@@ -35,3 +48,20 @@ def test_bad_arguments_are_refused_with_a_message() -> None:
     out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "loadtest", "--spawn", "2"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--redis-url" in out.stderr
+
+
+def test_the_profile_summary_counts_self_and_total_samples() -> None:
+    collapsed = "\n".join([
+        "main (hokm/cli/main.py:1);run (asyncio/runners.py:5);TableActor.act (hokm/server/table/actor.py:10);"
+        "dumps (json/__init__.py:2) 6",
+        "main (hokm/cli/main.py:1);run (asyncio/runners.py:5);TableActor.act (hokm/server/table/actor.py:11) 3",
+        "main (hokm/cli/main.py:1);run (asyncio/runners.py:5) 1",
+        "a line that is not a stack",
+    ])
+    s = summarise(collapsed)
+    assert s["samples"] == 10
+    assert s["self"][0] == {"function": "dumps (__init__.py)", "samples": 6, "percent": 60.0}
+    assert {e["function"]: e["samples"] for e in s["self"]} == {"dumps (__init__.py)": 6, "TableActor.act (actor.py)": 3,
+                                                               "run (runners.py)": 1}
+    # total time: the project's own functions only, two lines of one function counted once per stack
+    assert s["total"] == [{"function": "TableActor.act (actor.py)", "samples": 9, "percent": 90.0}]

@@ -15,7 +15,7 @@ from hokm.loadtest.stats import percentile, summary_ms
 from hokm.server.app import create_app
 from hokm.server.cluster.fence import FencedError, FencedStorage
 from hokm.server.config import ServerConfig
-from hokm.server.migrations import current, upgrade
+from hokm.server.migrations import current, head, upgrade
 from hokm.server.ops import JsonFormatter
 from hokm.server.storage import EventRow, TableRow
 from hokm.server.storage.sql import SqlStorage
@@ -30,9 +30,9 @@ def test_migrations_create_a_fresh_sqlite_database(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
     assert asyncio.run(current(url)) is None
     asyncio.run(upgrade(url))
-    assert asyncio.run(current(url)) == "0002"
+    assert asyncio.run(current(url)) == head()
     asyncio.run(upgrade(url))  # a second run changes nothing
-    assert asyncio.run(current(url)) == "0002"
+    assert asyncio.run(current(url)) == head()
 
 
 def test_migrations_adopt_a_database_made_before_them(tmp_path: Path) -> None:
@@ -52,7 +52,34 @@ def test_migrations_adopt_a_database_made_before_them(tmp_path: Path) -> None:
         await s.close()
 
     asyncio.run(go())
-    assert asyncio.run(current(url)) == "0002"
+    assert asyncio.run(current(url)) == head()
+
+
+def test_tokens_issued_before_the_tokens_table_stay_valid(tmp_path: Path) -> None:
+    """A database at 0002 (tokens only in ``players.token_hash``) upgraded to the newest keeps every player signed in."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from hokm.server.auth import authenticate, hash_token
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'before-tokens.db'}"
+
+    async def go() -> None:
+        await upgrade(url, "0002")
+        engine = create_async_engine(url)
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO players (id, nickname, token_hash, created_at, games, wins, kots, mu, sigma, rated_games) "
+                "VALUES ('p1', 'old', :h, 1.0, 0, 0, 0, 25.0, 8.3, 0)"), {"h": hash_token("old-token")})
+        await engine.dispose()
+        s = SqlStorage(url)
+        await s.init()  # migrates to the newest schema
+        assert (await authenticate(s, "old-token", lifetime=3600.0)).id == "p1"
+        assert await s.revoke_tokens("p1") == 1
+        await s.close()
+
+    asyncio.run(go())
+    assert asyncio.run(current(url)) == head()
 
 
 def test_a_superseded_owner_cannot_append(tmp_path: Path) -> None:
@@ -97,7 +124,7 @@ def test_json_log_lines_are_objects() -> None:
 
 
 def test_probes_and_metrics_of_one_process(tmp_path: Path) -> None:
-    app = create_app(ServerConfig(data_dir=str(tmp_path), bot_delay=(0.0, 0.0)))
+    app = create_app(ServerConfig(data_dir=str(tmp_path), bot_delay=(0.0, 0.0), metrics_token="operator"))
     with TestClient(app) as client:
         assert client.get("/healthz").json() == {"ok": True}
         ready = client.get("/readyz")
@@ -109,9 +136,20 @@ def test_probes_and_metrics_of_one_process(tmp_path: Path) -> None:
         with client.websocket_connect("/ws") as ws:
             ws.send_json({"type": "hello", "token": token})
             ws.receive_json()
-            text = client.get("/metrics").text
+            ws.send_json({"type": "join", "table": r.json()["table_id"]})
+            for _ in range(200):  # play one action of ours once the game asks for it
+                msg = ws.receive_json()
+                view = msg.get("view") or {}
+                if view.get("legal"):
+                    ws.send_json({"type": "action", "action": view["legal"][0], "seq": msg["seq"]})
+                    break
+            while not (msg.get("type") == "event" and msg["event"]["kind"] == "action" and msg["event"]["seat"] == 0):
+                msg = ws.receive_json()  # our action's event: the action is timed by now
+            assert client.get("/metrics").status_code == 404  # the test client is no allowed address
+            text = client.get("/metrics", headers={"authorization": "Bearer operator"}).text
         assert 'hokm_tables{status="playing"} 1.0' in text
         assert "hokm_connections 1.0" in text
+        assert "hokm_action_latency_seconds_count 1.0" in text
         assert "hokm_http_request_seconds_count" in text and "process_resident_memory_bytes" in text
 
 

@@ -39,6 +39,12 @@ WAIT = 20.0  # the longest any single wait in these tests may take
 START_WAIT = 60.0  # starting a server imports every bot; give a loaded CI machine time
 
 
+class JoinRefused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
 class ServerProcess:
     def __init__(self, data_dir: Path, **env: str) -> None:
         self.data_dir = data_dir
@@ -47,7 +53,7 @@ class ServerProcess:
         self.url = ""
         self.port = 0
 
-    def start(self) -> "ServerProcess":
+    def start(self) -> ServerProcess:
         args = [sys.executable, "-m", "hokm.cli.main", "serve", "--data-dir", str(self.data_dir),
                 "--port", str(self.port), "--log-level", "warning"]
         self._err = open(self.data_dir / "server.log", "ab")
@@ -65,6 +71,7 @@ class ServerProcess:
                     return self
             if self.proc.poll() is not None:
                 break
+        self.stop()  # a server that never said it was ready must not outlive the test
         raise RuntimeError(f"the server did not start: {line!r}\n{self.log()}")
 
     def log(self) -> str:
@@ -110,7 +117,7 @@ class Player:
         self.seat: int | None = None
         self.errors: list[dict[str, Any]] = []
 
-    async def signup(self) -> "Player":
+    async def signup(self) -> Player:
         r = await self.http.post("/api/guest", json={"nickname": self.name})
         assert r.status_code == 201, r.text
         d = r.json()
@@ -146,12 +153,15 @@ class Player:
             self.errors.append(msg)
         return msg
 
-    async def join(self, table: str, last_seq: int | None = None) -> dict[str, Any]:
-        await self.send({"type": "join", "table": table, "last_seq": last_seq})
+    async def join(self, table: str, last_seq: int | None = None, code: str | None = None) -> dict[str, Any]:
+        """Open ``table`` (``code``: a private room's invite code, to watch it without a seat)."""
+        await self.send({"type": "join", "table": table, "last_seq": last_seq} | ({"code": code} if code else {}))
         while True:
             msg = await self.recv()
             if msg["type"] == "state":
                 return msg
+            if msg["type"] == "error" and msg.get("ref") == "join":
+                raise JoinRefused(msg["code"], msg["message"])
 
     async def expect(self, pred: Any, timeout: float = WAIT) -> dict[str, Any]:
         """Receive until a message satisfies ``pred`` (bounded by ``timeout`` seconds in all)."""

@@ -9,8 +9,8 @@ from .harness import Player, ServerProcess, game_over, run
 SHORT = {"trump": 0.4, "play": 0.4, "discard": 0.4, "draw": 0.4}
 
 
-def _kind(kind: str, **fields):  # noqa: ANN001, ANN202
-    def pred(m):  # noqa: ANN001, ANN202
+def _kind(kind: str, **fields):
+    def pred(m):
         return m["type"] == "event" and m["event"]["kind"] == kind and all(
             m["event"].get(k) == v for k, v in fields.items())
     return pred
@@ -58,7 +58,7 @@ def test_timeouts_then_takeover_then_reclaim(server: ServerProcess) -> None:
     run(main())
 
 
-def test_disconnect_takeover_reconnect_and_lost_seat(make_server) -> None:  # noqa: ANN001
+def test_disconnect_takeover_reconnect_and_lost_seat(make_server) -> None:
     server = make_server(HOKM_ABSENT_GRACE="0.5", HOKM_RECLAIM_WINDOW="6")  # room to reconnect on a busy machine
 
     async def main() -> None:
@@ -66,7 +66,7 @@ def test_disconnect_takeover_reconnect_and_lost_seat(make_server) -> None:  # no
         guest = await Player(server, "guest").signup()
         table = await host.api("POST", "/api/tables", {"mode": "private", "players": 2}, status=201)
         tid = table["table_id"]
-        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 1})
+        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]})
         for p in (host, guest):
             await p.connect()
             await p.join(tid)

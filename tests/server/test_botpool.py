@@ -5,15 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 
-from hokm.bots.base import Bot, register_bot
+from hokm.bots.base import Bot
 from hokm.engine import Game, Phase, Rules
+from hokm.players import register_bot
 from hokm.server.botpool import BotPool
 
 
 class _Broken(Bot):
     name = "broken-test"
 
-    def act(self, view):  # noqa: ANN001, ANN201
+    def act(self, view):
         raise RuntimeError("no idea")
 
 

@@ -28,7 +28,7 @@ async def _room(server: ServerProcess, players: int, humans: int, bots: list[int
     for p, seat in zip(ps[1:], free):
         found = await p.api("GET", f"/api/codes/{table['code'].lower()}")
         assert found["table_id"] == tid
-        await p.api("POST", f"/api/tables/{tid}/sit", {"seat": seat, "seed": "ab12"})
+        await p.api("POST", f"/api/tables/{tid}/sit", {"seat": seat, "seed": "ab12", "code": found["code"]})
     for seat in bots:
         await host.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
     for p in ps:
@@ -48,13 +48,16 @@ async def _check_record(ps: list[Player], over: dict, tmp_path) -> dict:
     assert all("fair" in h for h in record["hands"])
     verdict = await ps[0].api("POST", "/api/verify", record)
     assert verdict["ok"], verdict
+    assert verdict["signature"]["status"] == "signed" and verdict["signature"]["this_server"], verdict
+    key = (await ps[0].api("GET", "/api/info"))["signing_key"]
+    assert record["meta"]["signature"]["public_key"] == key
     replay = await ps[-1].api("GET", f"/api/games/{gid}/replay")
     assert replay["record"] == record
     assert [h["result"] for h in replay["frames"]["hands"]] == [r.to_json() for r in game.results]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    for cmd in ("replay", "verify"):
-        done = subprocess.run([sys.executable, "-m", "hokm.cli.main", cmd, str(path)], capture_output=True,
+    for cmd in (["replay"], ["verify"], ["verify", "--key", key]):
+        done = subprocess.run([sys.executable, "-m", "hokm.cli.main", *cmd, str(path)], capture_output=True,
                               timeout=60)
         assert done.returncode == 0, done.stdout + done.stderr
     return record
@@ -67,6 +70,8 @@ def test_four_clients_play_a_whole_game(server: ServerProcess, tmp_path) -> None
         assert len({json.dumps(o["event"]) for o in overs}) == 1
         record = await _check_record(ps, overs[0], tmp_path)
         assert record["names"] == ["p0", "p1", "p2", "p3"]
+        replay = await ps[0].api("GET", f"/api/games/{overs[0]['event']['game_id']}/replay")
+        assert replay["bots"] == [False] * 4
         me = await ps[1].api("GET", "/api/me")
         assert me["stats"]["games"] == 1 and me["stats"]["rated_games"] == 1
         board = await ps[0].api("GET", "/api/leaderboard")
@@ -123,6 +128,8 @@ def test_one_client_against_bots(server: ServerProcess, tmp_path, players: int) 
             await p.send({"type": "action", "action": p.choose(msg["view"]), "seq": p.seq})
         record = await _check_record([p], over, tmp_path)
         assert record["hands"][0]["fair"]["seat_seeds"][players - 1] == "00ff"
+        replay = await p.api("GET", f"/api/games/{table['game_id']}/replay")
+        assert replay["bots"] == [True] * (players - 1) + [False]  # the page names the computer's seats itself
         await p.close()
     run(main())
 
@@ -134,8 +141,8 @@ def test_private_room_seat_choice_and_a_bot(server: ServerProcess, tmp_path) -> 
         table = await host.api("POST", "/api/tables", {"mode": "private", "players": 4, "seat": 1}, status=201)
         tid = table["table_id"]
         # seat rules before the start
-        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 1}, status=409)  # the host's seat
-        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 3})
+        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]}, status=409)  # the host's seat
+        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 3, "code": table["code"]})
         await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 2}, status=409)  # already seated
         await guest.api("POST", f"/api/tables/{tid}/bot", {"seat": 0}, status=403)  # not the host
         await host.api("POST", f"/api/tables/{tid}/start", {}, status=409)  # seats still empty
@@ -143,7 +150,7 @@ def test_private_room_seat_choice_and_a_bot(server: ServerProcess, tmp_path) -> 
         await host.api("POST", f"/api/tables/{tid}/bot", {"seat": 0, "level": "random"})
         await host.api("POST", f"/api/tables/{tid}/bot", {"seat": 2, "level": "random"})
         await guest.api("POST", f"/api/tables/{tid}/free", {"seat": 3})
-        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 3})
+        await guest.api("POST", f"/api/tables/{tid}/sit", {"seat": 3, "code": table["code"]})
         await guest.api("POST", f"/api/tables/{tid}/start", {}, status=403)
         info = await host.api("POST", f"/api/tables/{tid}/start", {})
         assert [s["kind"] for s in info["seats"]] == ["bot", "human", "bot", "human"]

@@ -4,14 +4,17 @@ Several games run at once (2, 3 and 4 players; two people each, bots in the othe
 spectator watching, one player dropping and reconnecting with ``last_seq``). Every message each
 client receives is kept; after each game its record (the decks) tells exactly which cards each
 seat held, saw in the two-player draw, or saw played, hand by hand. Then every card in every
-message is checked against what that recipient could see at that moment.
+message is checked against what that recipient could see at that moment. The two people and the
+spectator are friends, and one invites the other to the room: the presence and invitation
+messages they receive are checked too, and hold nothing but who is where.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from hokm.engine import Rules, deal_layout
 from hokm.records import load_record
@@ -115,18 +118,35 @@ def check_player(p: Player, seat: int | None, seen: list[Seen], held: list[dict[
     return checked
 
 
-async def one_game(server: ServerProcess, players: int, k: int, drop: bool) -> int:
+async def one_game(server: ServerProcess, players: int, k: int, drop: bool, social: bool = False) -> int:
     a = await Player(server, f"a{k}", seed=k).signup()
     b = await Player(server, f"b{k}", seed=100 + k).signup()
     watcher = await Player(server, f"w{k}").signup()
+    code: str | None = None
+    if social:  # a, b and the watcher are friends: presence and invitation messages flow too
+        for other in (b, watcher):
+            friend_code = (await other.api("GET", "/api/account"))["friend_code"]
+            await a.api("POST", "/api/friends", {"code": friend_code}, status=201)
+            await other.api("POST", f"/api/friends/{a.id}/accept", {})
+        for p in (a, b, watcher):
+            await p.connect()
     table = await a.api("POST", "/api/tables", {"mode": "private", "players": players}, status=201)
     tid = table["table_id"]
-    await b.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "seed": f"{k:04x}"})
+    if social:  # b sits with the code an invitation brought
+        await a.api("POST", "/api/invitations", {"friend": b.id, "table": tid}, status=201)
+        invitation = (await b.expect(lambda m: m["type"] == "invitation"))["invitation"]
+        code = (await b.api("POST", f"/api/invitations/{invitation['id']}/accept", {}))["invitation"]["code"]
+    await b.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "seed": f"{k:04x}", "code": code or table["code"]})
     for seat in range(2, players):
         await a.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
     for p in (a, b, watcher):
-        await p.connect()
-        await p.join(tid)
+        if not social:
+            await p.connect()
+        await p.join(tid, code=table["code"] if p is watcher else None)  # watching a private room takes its code
+    await a.send({"type": "chat", "phrase": "good_luck"})  # quick phrases flow through the same checks
+    await b.send({"type": "chat", "emote": "smile"})
+    await a.send({"type": "chat", "text": f"سلام {k}، می‌خواهم ببرم"})  # free text (a private room)
+    await watcher.send({"type": "chat", "text": f"watching {k}"})  # to the spectators only
     await a.api("POST", f"/api/tables/{tid}/start", {})
 
     async def b_plays() -> dict[str, Any]:
@@ -148,6 +168,23 @@ async def one_game(server: ServerProcess, players: int, k: int, drop: bool) -> i
     seen, held = visible_per_hand(record)
     public = set(record["hakem_draw"]["cards"])
     checked = sum(check_player(p, s, seen, held, public) for p, s in ((a, 0), (b, 1), (watcher, None)))
+    chat_keys = {"kind", "channel", "seat", "player", "name", "phrase", "emote", "text"}
+    for p, seat in ((a, 0), (b, 1), (watcher, None)):  # each chat event carries the whitelisted fields only
+        chats = [m["event"] for m in p.log if m["type"] == "event" and m["event"]["kind"] == "chat"]
+        chats += [e["event"] for m in p.log if m["type"] == "state" for e in m["missed"] or []
+                  if e["event"]["kind"] == "chat"]
+        assert all(set(e) == chat_keys for e in chats), chats
+        said = {(e["channel"], e["seat"], e["text"]) for e in chats if e["text"] is not None}
+        assert ("table", 0, f"سلام {k}، می‌خواهم ببرم") in said, said
+        # The spectators' chat reaches the spectator, never a seat.
+        assert (("spectators", None, f"watching {k}") in said) == (seat is None), (seat, said)
+        assert {e["seat"] for e in chats if e["text"] is None} == {0, 1}, chats
+        assert all(e["player"] in (a.id, b.id, watcher.id) for e in chats), chats
+    if social:
+        told = [m for p in (a, b, watcher) for m in p.log if m["type"] in ("friend_presence", "invitation")]
+        assert any(m["type"] == "friend_presence" for m in a.log) and any(m["type"] == "invitation" for m in b.log)
+        for m in told:  # only who is where: no view, no cards, no seat
+            assert set(m) <= {"v", "type", "player_id", "online", "table", "invitation"}, m
     for p in (a, b, watcher):
         await p.close()
     return checked
@@ -155,7 +192,7 @@ async def one_game(server: ServerProcess, players: int, k: int, drop: bool) -> i
 
 def test_no_message_leaks_a_hidden_card(server: ServerProcess) -> None:
     async def main() -> None:
-        games = [one_game(server, n, i * 3 + n, drop=(i == 0)) for i in range(2) for n in (2, 3, 4)]
+        games = [one_game(server, n, i * 3 + n, drop=(i == 0), social=True) for i in range(2) for n in (2, 3, 4)]
         checked = await asyncio.gather(*games)
         assert all(c > 100 for c in checked), checked
     run(main(), timeout=400)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from importlib import resources
 
 import httpx
@@ -20,7 +21,7 @@ def test_public_queue_pairs_people_then_fills_with_bots(server: ServerProcess) -
         matched = await a.expect(lambda m: m["type"] == "matched")  # pushed on the WebSocket
         polled = await b.api("GET", "/api/queue")
         assert polled == {"status": "matched", "players": None, "table": matched["table"], "waited": None,
-                          "queued": None}
+                          "queued": None, "fill_in": None}
         info = await a.api("GET", f"/api/tables/{matched['table']}")
         assert info["mode"] == "public" and {s["player_id"] for s in info["seats"]} == {a.id, b.id}
         await a.api("POST", "/api/queue", {"players": 2}, status=409)  # already at a public table
@@ -42,6 +43,33 @@ def test_public_queue_pairs_people_then_fills_with_bots(server: ServerProcess) -
         left = await c.api("DELETE", "/api/queue")
         assert left["status"] == "idle"
         for p in (a, b, c):
+            await p.close()
+    run(main())
+
+
+def test_public_queue_counts_down_and_seats_two_people_as_partners(make_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_server(HOKM_QUEUE_WAIT="3")
+
+    async def main() -> None:
+        a, b = [await Player(server, n, seed=i).signup() for i, n in enumerate("ab")]
+        first = await a.api("POST", "/api/queue", {"players": 4})
+        assert first["status"] == "queued" and first["queued"] == 1 and 2.0 < first["fill_in"] <= 3.0
+        await asyncio.sleep(0.5)
+        second = await b.api("POST", "/api/queue", {"players": 4})
+        polled = await a.api("GET", "/api/queue")
+        # Both wait for the same table: the bots come when the first player's wait is over.
+        assert second["queued"] == polled["queued"] == 2
+        assert abs(second["fill_in"] - polled["fill_in"]) < 0.3 and polled["fill_in"] < first["fill_in"] - 0.3
+        for _ in range(100):
+            status = await a.api("GET", "/api/queue")
+            if status["status"] == "matched":
+                break
+            await asyncio.sleep(0.1)
+        assert status["fill_in"] is None
+        info = await a.api("GET", f"/api/tables/{status['table']}")
+        humans = sorted(s["seat"] for s in info["seats"] if s["kind"] == "human")
+        assert humans == [0, 2], info["seats"]  # partners, facing the two bots
+        for p in (a, b):
             await p.close()
     run(main())
 
@@ -95,7 +123,10 @@ def test_info_and_the_web_table(server: ServerProcess) -> None:
             static = resources.files("hokm") / "web" / "static" / "index.html"
             page = await http.get("/")
             if static.is_file():
-                assert page.status_code == 200 and page.text == static.read_text(encoding="utf-8")
+                # The shipped page, with its asset URLs versioned and its modules announced.
+                shipped = re.sub(r"/assets/[0-9a-f]{16}/", "", page.text)
+                shipped = re.sub(r'\s*<link rel="modulepreload" href="[^"]+">', "", shipped)
+                assert page.status_code == 200 and shipped == static.read_text(encoding="utf-8")
             else:
                 assert page.status_code == 404
     run(main())

@@ -11,7 +11,7 @@ def _strip(msg: dict[str, Any]) -> dict[str, Any]:
     return {"seq": msg["seq"], "event": msg["event"]}
 
 
-def _mid_hand(players: int):  # noqa: ANN202
+def _mid_hand(players: int):
     """Second hand or later, our turn, some tricks done (two players: still in the draw)."""
     def pred(m: dict[str, Any]) -> bool:
         v = m.get("view")

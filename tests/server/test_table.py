@@ -15,8 +15,9 @@ from hokm.server.config import ServerConfig
 from hokm.server.storage import TableRow, open_storage
 from hokm.server.storage.metadata import game_players, games, table_events, tables
 from hokm.server.table import TableActor
+from hokm.signing import check_signature
 
-CONFIG = ServerConfig(bot_delay=(0.0, 0.0), hand_pause=0.0)
+CONFIG = ServerConfig(bot_delay=(0.0, 0.0), hand_pause=0.0, signing_key="07" * 32)
 
 
 def _row(table_id: str, players: int) -> TableRow:
@@ -57,7 +58,7 @@ def test_all_bot_game_then_restore_finishes_an_interrupted_end(tmp_path: Path) -
         seqs = []
         await sub.close()
         async for batch in sub:
-            seqs.extend(m["seq"] for m in batch["spectator"])
+            seqs.extend(seq for seq, _sender, _text, _friends in batch["spectator"])
         assert seqs == [e.seq for e in events]
 
         # Pretend the process died after the last action was stored but before game_over.
@@ -72,6 +73,8 @@ def test_all_bot_game_then_restore_finishes_an_interrupted_end(tmp_path: Path) -
         restored = await store.get_game(again.game_id)
         assert restored is not None
         old, new = json.loads(game.record), json.loads(restored.record)
+        assert check_signature(old).ok and check_signature(new).ok  # each signed over its own end time
+        assert old["meta"].pop("signature")["public_key"] == new["meta"].pop("signature")["public_key"]
         assert old["meta"].pop("ended_at") <= new["meta"].pop("ended_at")
         assert new == old
         assert (await store.events("t1"))[-1].kind == "game_over"
@@ -106,3 +109,64 @@ def test_restore_mid_game_continues_to_the_same_kind_of_end(tmp_path: Path) -> N
         bots.close()
         await store.close()
     asyncio.run(asyncio.wait_for(main(), 120))
+
+
+class _RecordingBus(MemoryBus):
+    """The in-process bus, noting for each table event batch whether it was to reach other nodes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.remote: list[bool] = []
+
+    async def publish(self, channel: str, message: dict, *, remote: bool = True) -> None:  # type: ignore[type-arg]
+        self.remote.append(remote)
+        await super().publish(channel, message, remote=remote)
+
+
+def test_events_go_to_other_nodes_only_while_one_has_a_connection_there(tmp_path: Path) -> None:
+    """A table made on this node knows every other node's connection (each joins through it): its
+    events stay on the node until one joins, and again once it left. A table restored here (taken
+    over, restarted) cannot know, so its events always go out."""
+    async def main() -> None:
+        store = open_storage(f"sqlite+aiosqlite:///{tmp_path / 'w.db'}")
+        await store.init()
+        bus, bots = _RecordingBus(), BotPool(2)
+        row = _row("t1", 2)
+        row.config["rules"]["target_points"] = 7
+        await store.create_table(row)
+        actor = TableActor(row, storage=store, bus=bus, bots=bots, config=CONFIG)
+        actor.watchers_known = True
+        await actor.create()
+        await actor.start(None)
+        assert bus.remote and not any(bus.remote)  # nobody elsewhere: nothing through Redis
+        actor.watched_from("node-b", +1)
+        actor.watched_from("node-b", +1)
+        n = len(bus.remote)
+        await _wait_for(lambda: len(bus.remote) > n + 2)
+        assert all(bus.remote[n:])
+        actor.watched_from("node-b", -1)
+        assert actor.watchers == {"node-b": 1}
+        actor.watched_from("node-b", -1)
+        n = len(bus.remote)
+        await _wait_for(lambda: len(bus.remote) > n + 2)
+        assert not any(bus.remote[n + 1:])  # the batch in flight aside, back on this node alone
+        actor.close()
+        await actor.aclose()
+        again = TableActor((await store.get_table("t1")), storage=store, bus=bus, bots=bots, config=CONFIG)
+        await again.restore()
+        n = len(bus.remote)
+        await _wait_for(lambda: len(bus.remote) > n + 2)
+        assert all(bus.remote[n:])
+        again.close()
+        await again.aclose()
+        await store.close()
+
+    asyncio.run(main())
+
+
+async def _wait_for(cond) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(2000):
+        if cond():
+            return
+        await asyncio.sleep(0.005)
+    raise TimeoutError("never happened")

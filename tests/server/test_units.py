@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 from hokm.server.config import ServerConfig
+from hokm.server.lobby import fill_in, human_seats
 from hokm.server.protocol import CLIENT_MESSAGE, render
 from hokm.server.redact import public_event
 from hokm.server.storage import EventRow, StorageError, TableRow, open_storage
@@ -47,16 +49,55 @@ def test_redaction_is_a_whitelist() -> None:
         public_event("mystery", {}, 0)
 
 
-def test_config_from_environment_and_flags(tmp_path: Path) -> None:
-    env = {"HOKM_DATA_DIR": str(tmp_path), "HOKM_BOT_DELAY": "0.1,0.2", "HOKM_PORT": "9000",
-           "HOKM_ALLOWED_ORIGINS": "http://a.example, http://b.example"}
-    cfg = ServerConfig.from_env(env, port=None, hand_pause=0.5)
-    assert cfg.port == 9000 and cfg.bot_delay == (0.1, 0.2) and cfg.hand_pause == 0.5
-    assert cfg.allowed_origins == ("http://a.example", "http://b.example")
+def test_config_from_environment_and_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def env(**values: str) -> None:
+        for k in [k for k in os.environ if k.startswith("HOKM_")]:
+            monkeypatch.delenv(k)
+        for k, v in values.items():
+            monkeypatch.setenv(k, v)
+
+    env(HOKM_DATA_DIR=str(tmp_path), HOKM_BOT_DELAY="0.1,0.2", HOKM_PORT="9000",
+        HOKM_ALLOWED_ORIGINS="http://a.example, http://b.example", HOKM_LOG_JSON="yes", HOKM_NODE_ID="")
+    cfg = ServerConfig.from_env(port=None, hand_pause=0.5)
+    assert cfg.port == 9000 and cfg.bot_delay == (0.1, 0.2) and cfg.hand_pause == 0.5 and cfg.log_json
+    assert cfg.allowed_origins == ("http://a.example", "http://b.example") and cfg.node_id is None
     assert cfg.db_url == f"sqlite+aiosqlite:///{tmp_path.resolve() / 'hokm.db'}"
-    assert ServerConfig.from_env({"HOKM_DATABASE_URL": "postgresql+asyncpg://h/db"}).db_url == "postgresql+asyncpg://h/db"
-    with pytest.raises(ValueError, match="HOKM_PORT"):
-        ServerConfig.from_env({"HOKM_PORT": "eighty"})
+    assert ServerConfig.from_env(port=8123).port == 8123  # a flag wins over the environment
+    env(HOKM_DATABASE_URL="postgresql+asyncpg://h/db")
+    assert ServerConfig.from_env().db_url == "postgresql+asyncpg://h/db"
+    env(HOKM_PORT="eighty")
+    with pytest.raises(ValueError, match="^HOKM_PORT='eighty': .*integer"):
+        ServerConfig.from_env()
+    env(HOKM_METRICS_ALLOW="10.0.0.0/8, ::1", HOKM_GUEST_BURST="5", HOKM_METRICS_TOKEN="t")
+    limits = ServerConfig.from_env()
+    assert limits.metrics_allow == ("10.0.0.0/8", "::1") and limits.guest_burst == 5.0 and limits.metrics_token == "t"
+    env(HOKM_METRICS_ALLOW="localhost")
+    with pytest.raises(ValueError, match="^HOKM_METRICS_ALLOW='localhost': 'localhost' is not an address"):
+        ServerConfig.from_env()
+    env(HOKM_WAITING_ROOM_TTL="0")
+    with pytest.raises(ValueError, match="^HOKM_WAITING_ROOM_TTL='0': must be positive"):
+        ServerConfig.from_env()
+    env()
+    with pytest.raises(ValueError, match=r"^--hand-pause \(-1\): must be 0 or more seconds") as e:
+        ServerConfig.from_env(hand_pause=-1)
+    assert "\n" not in str(e.value)
+    with pytest.raises(ValueError, match="^--bot-delay"):
+        ServerConfig.from_env(bot_delay=(2.0, 1.0))
+    with pytest.raises(ValueError, match="^--flood-limit"):
+        ServerConfig.from_env(flood_limit=0)
+
+
+def test_two_people_at_a_public_four_player_table_are_partners() -> None:
+    for _ in range(50):  # the order is random: every draw must keep the two people on one side
+        assert sorted(human_seats(4, 2)) == [0, 2]
+    assert sorted(human_seats(4, 4)) == [0, 1, 2, 3] and len(set(human_seats(3, 2))) == 2
+
+
+def test_seconds_until_bots_fill_a_public_group() -> None:
+    assert fill_in([100.0], 4, 20.0, now=105.0) == 15.0  # alone since 100: bots come at 120
+    assert fill_in([100.0, 110.0], 4, 20.0, now=105.0) == 15.0  # the group's first player sets the time
+    assert fill_in([100.0], 4, 20.0, now=130.0) == 0.0  # overdue: being seated
+    assert fill_in([100.0, 101.0], 2, 20.0, now=100.5) == 0.0  # a full group needs no bots
 
 
 def test_token_bucket() -> None:
@@ -65,6 +106,31 @@ def test_token_bucket() -> None:
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 1.0
     assert [bucket.take() for _ in range(3)] == [True, True, False]
+
+
+def test_keyed_limits_are_per_key_bounded_and_refund() -> None:
+    from hokm.server.limits import KeyedLimit, Limited, check_all
+
+    now = [0.0]
+    per_ip = KeyedLimit("things", rate=0.5, burst=2, max_keys=3, clock=lambda: now[0])
+    per_account = KeyedLimit("things", rate=0.5, burst=1, clock=lambda: now[0])
+    per_ip.check("a")
+    per_ip.check("a")
+    with pytest.raises(Limited) as info:
+        per_ip.check("a")
+    assert info.value.retry_after == 2  # one token back at 0.5 a second
+    per_ip.check("b")  # another key has its own bucket
+    check_all((per_ip, "c"), (per_account, "p"))
+    with pytest.raises(Limited):  # the account refuses: the address's token is given back
+        check_all((per_ip, "c"), (per_account, "p"))
+    per_ip.check("c")
+    with pytest.raises(Limited):
+        per_ip.check("c")
+    for k in ("d", "e", "f"):  # at most three keys: the least recently used go first
+        per_ip.check(k)
+    assert len(per_ip._buckets) == 3 and "a" not in per_ip._buckets
+    now[0] = 2.0
+    per_ip.check("c")
 
 
 def test_storage_refuses_a_taken_sequence_number(tmp_path: Path) -> None:

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import random
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..bots.base import Bot, available_bots, make_bot
+from ..bots.base import Bot
 from ..engine import Action, SeatView
+from ..players import available_bots, make_bot
+from ..procs import close_pool, process_pool
 
 log = logging.getLogger("hokm.server.bots")
 #: Levels preferred for the default and hint bots, strongest first; the first that exists wins.
@@ -30,10 +31,6 @@ PREFERRED = ("medium", "heuristic", "easy", "random")
 #: Levels cheap enough to run in a thread.
 LIGHT = frozenset({"random", "heuristic"})
 Key = tuple[str, Any, str]  # (table id, seat or ("hint", seat), level)
-
-
-def public_levels() -> list[dict[str, str]]:
-    return [{"name": s.name, "description": s.description} for s in available_bots(public_only=True)]
 
 
 def pick_level(wanted: str | None) -> str:
@@ -69,7 +66,7 @@ class _Bots:
         with slot.lock:
             try:
                 action = slot.bot.act(view)
-            except Exception:  # noqa: BLE001 - any bot failure must not stall the table
+            except Exception:
                 log.exception("bot %s failed; a random legal action is played instead", key[2])
                 return None
         if action not in view.legal:
@@ -84,7 +81,7 @@ class _Bots:
         for key, slot in zip(keys, slots):
             try:
                 slot.bot.close()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("closing bot %s failed", key[2])
 
 
@@ -104,6 +101,7 @@ def _worker_warm(level: str) -> None:
     from ..engine import Game, Rules
 
     game = Game.new(Rules(players=4), seed=0)
+    assert game.to_move is not None
     _WORKER.decide(("warm", 0, level), game.view(game.to_move))
     _WORKER.release("warm")
 
@@ -124,7 +122,7 @@ class BotPool:
     def _ensure(self, i: int) -> ProcessPoolExecutor:
         w = self._workers[i]
         if w is None:  # started on first use, so servers with light bots only never spawn any
-            w = self._workers[i] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            w = self._workers[i] = process_pool(1)
         return w
 
     async def decide(self, table_id: str, seat: Any, level: str, view: SeatView) -> Action:
@@ -167,6 +165,8 @@ class BotPool:
         for table_id in {k[0] for k in list(self._local.slots)}:
             self._local.release(table_id)
         self._threads.shutdown(wait=False, cancel_futures=True)
+        # Wait for the workers to exit (at most one decision in progress): a process that ends
+        # while they still run leaves them behind and its queues' semaphores unreleased.
         for w in self._workers:
             if w is not None:
-                w.shutdown(wait=False, cancel_futures=True)
+                close_pool(w)

@@ -1,4 +1,4 @@
-"""Operations: health and readiness probes, Prometheus metrics, JSON logs.
+"""Operations: health and readiness probes (served by :mod:`.routes.ops`), Prometheus metrics, JSON logs.
 
 - ``GET /healthz``: the process answers (liveness; a load balancer restarts it when this fails).
 - ``GET /readyz``: the node can take players: the database answers, Redis answers (cluster), and
@@ -21,19 +21,18 @@ import json
 import logging
 import threading
 import time
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
 from prometheus_client.core import GaugeMetricFamily
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from prometheus_client.registry import Collector
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
-class _TablesCollector:
+class _TablesCollector(Collector):
     """Tables by status, read from the lobby at scrape time (no bookkeeping in the game path)."""
 
     def __init__(self, services: Any) -> None:
@@ -42,19 +41,17 @@ class _TablesCollector:
     def collect(self) -> Any:
         lobby = self.services.lobby
         g = GaugeMetricFamily("hokm_tables", "Table actors in this process, by status", labels=["status"])
-        counts: dict[str, int] = {"waiting": 0, "playing": 0, "over": 0}
-        for actor in list(lobby.actors.values()):
-            counts[actor.status] = counts.get(actor.status, 0) + 1
-        for status, n in sorted(counts.items()):
+        for status, n in sorted(lobby.table_counts().items()):
             g.add_metric([status], n)
         yield g
-        held = getattr(lobby, "held", None)
-        if held is not None:
+        owned = lobby.ownership()
+        if owned is not None:
+            held, takeovers = owned
             o = GaugeMetricFamily("hokm_tables_owned", "Tables whose lease this node holds")
-            o.add_metric([], len(held))
+            o.add_metric([], held)
             yield o
             t = GaugeMetricFamily("hokm_takeovers", "Tables this node took over from the log since start")
-            t.add_metric([], getattr(lobby, "takeovers", 0))
+            t.add_metric([], takeovers)
             yield t
 
 
@@ -65,13 +62,15 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         ProcessCollector(registry=r)
-        r.register(_TablesCollector(services))  # type: ignore[arg-type]
+        r.register(_TablesCollector(services))
         self.connections = Gauge("hokm_connections", "Open WebSocket connections", registry=r)
+        self.closed = Counter("hokm_connections_closed", "WebSocket connections closed since start", registry=r)
+        self.closed_count = 0  # the same, read by GcPolicy
         self.actions = Counter("hokm_actions", "Game actions accepted and stored, by who decided", ["by"], registry=r)
         self.events = Counter("hokm_events", "Table events stored", registry=r)
         self.action_latency = Histogram(
             "hokm_action_latency_seconds",
-            "From an action frame received to the first frame sent back on that connection",
+            "From an action frame received to its events stored and handed to the table's connections",
             buckets=LATENCY_BUCKETS, registry=r)
         self.append_latency = Histogram("hokm_append_seconds", "Time to store one batch of table events",
                                         buckets=LATENCY_BUCKETS, registry=r)
@@ -113,7 +112,8 @@ def instrument(services: Any, metrics: Metrics) -> None:
 
 
 class MetricsMiddleware:
-    """ASGI middleware: counts WebSocket connections, times HTTP requests and action round trips."""
+    """ASGI middleware: counts WebSocket connections and times HTTP requests (a connection times its actions:
+    wrapping every frame sent and received here cost more than the timing is worth)."""
 
     def __init__(self, app: Any, metrics: Metrics) -> None:
         self.app, self.metrics = app, metrics
@@ -132,56 +132,13 @@ class MetricsMiddleware:
             await self.app(scope, receive, send)
             return
         m = self.metrics
-        pending: list[float] = []
-
-        async def timed_receive() -> Any:
-            msg = await receive()
-            if msg.get("type") == "websocket.receive":
-                text = msg.get("text") or ""
-                if '"action"' in text:  # cheap test; a false hit only adds one sample
-                    pending.append(time.perf_counter())
-            return msg
-
-        async def timed_send(msg: Any) -> None:
-            await send(msg)
-            if pending and msg.get("type") == "websocket.send":
-                m.action_latency.observe(time.perf_counter() - pending.pop(0))
-
         m.connections.inc()
         try:
-            await self.app(scope, timed_receive, timed_send)
+            await self.app(scope, receive, send)
         finally:
             m.connections.dec()
-
-
-def ops_routes(services: Any, metrics: Metrics) -> list[Route]:
-    """``/healthz``, ``/readyz`` and ``/metrics``."""
-
-    async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True})
-
-    async def readyz(request: Request) -> Response:
-        problems: list[str] = []
-        lobby = services.lobby
-        if getattr(lobby, "draining", False):
-            problems.append("shutting down")
-        try:
-            await services.storage.get_table("readyz-probe")
-        except Exception as e:  # noqa: BLE001 - report, do not crash the probe
-            problems.append(f"database: {type(e).__name__}")
-        redis = getattr(services.bus, "redis", None)
-        if redis is not None:
-            try:
-                await redis.ping()
-            except Exception as e:  # noqa: BLE001
-                problems.append(f"redis: {type(e).__name__}")
-        body = {"ready": not problems, "problems": problems, "node": getattr(services, "node", None)}
-        return JSONResponse(body, status_code=200 if not problems else 503)
-
-    async def metrics_route(request: Request) -> Response:
-        return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
-
-    return [Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", metrics_route)]
+            m.closed.inc()
+            m.closed_count += 1
 
 
 class JsonFormatter(logging.Formatter):
@@ -200,6 +157,20 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
+class ClientFaultFilter(logging.Filter):
+    """A frame the transport refuses (a text frame that is not UTF-8, closed with 1007) is the
+    client's fault: uvicorn logs it with a traceback, which a client could repeat to flood the log.
+    This keeps it as one warning line without the traceback."""
+
+    MESSAGES = frozenset({"Invalid UTF-8 sequence received from client."})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in self.MESSAGES:
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup_logging(level: str = "info", json_lines: bool = False) -> None:
     """Configure the root logger (and uvicorn's) for human-readable or JSON lines on stderr."""
     handler = logging.StreamHandler()
@@ -214,39 +185,77 @@ def setup_logging(level: str = "info", json_lines: bool = False) -> None:
         lg = logging.getLogger(name)
         lg.handlers[:] = []
         lg.propagate = True
+    client_faults = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, ClientFaultFilter) for f in client_faults.filters):
+        client_faults.addFilter(ClientFaultFilter())
 
 
 class GcPolicy:
-    """Keep Python's full garbage collections short in a long-running server.
+    """Keep Python's full garbage collections short and rare in a long-running server, and memory flat.
 
     A full (generation 2) collection walks every tracked object; a node with a thousand tables holds
     millions of them, and each full collection then stops the event loop for hundreds of
-    milliseconds, which is the whole p99 (docs/performance.md, "Server"). Every
-    ``freeze_every`` seconds the objects alive so far are moved to the permanent generation
-    (``gc.freeze()``, constant time), so a collection only walks what was allocated since. Frozen
-    objects are still freed by reference counting; only cycles among them wait for the next
-    ``gc.unfreeze()``, every ``unfreeze_every`` seconds, which costs one full collection then.
+    milliseconds, which is the whole p99 (docs/performance.md, "Server"). So every ``freeze_every``
+    seconds (:meth:`tick`) the garbage collector first collects what is not frozen yet (the objects
+    made since the last tick: a short walk, and the cycles a connection that opened and closed
+    within the second leaves are freed here rather than kept), then moves the survivors to the
+    permanent generation (``gc.freeze()``, constant time), so later collections only walk what is
+    young.
+
+    Python's automatic collections are turned off while the policy runs: every 700 allocations
+    they walked the young objects again (a busy node spent far more in them than in the ticks,
+    docs/performance.md), while a tick walks each one once. What refcounting frees is freed at
+    once as always; what only a collection frees (cycles) waits at most ``freeze_every``.
+
+    Frozen objects are still freed by reference counting; only cycles among them wait for a full
+    collection. A closed WebSocket connection leaves such cycles (uvicorn's and websockets'
+    protocol objects, with their compression buffers: about 30 KB). So a full collection runs as
+    one step (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``) once ``collect_after``
+    connections have closed since the last one (``closed``, a running count), or at the latest every
+    ``collect_every`` seconds for whatever else (finished tables) left cycles.
     """
 
-    def __init__(self, freeze_every: float = 1.0, unfreeze_every: float = 900.0) -> None:
-        self.freeze_every, self.unfreeze_every = freeze_every, unfreeze_every
+    def __init__(self, freeze_every: float = 1.0, collect_after: int = 1000, collect_every: float = 900.0, *,
+                 closed: Callable[[], int] = lambda: 0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.freeze_every, self.collect_after, self.collect_every = freeze_every, collect_after, collect_every
+        self._closed, self._clock = closed, clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._last_full = clock()
+        self._closed_at_full = closed()
+        self.full_collections = 0
+
+    def full_collection(self) -> None:
+        """Collect everything, frozen or not, then freeze the survivors."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self._last_full = self._clock()
+        self._closed_at_full = self._closed()
+        self.full_collections += 1
+
+    def tick(self) -> None:
+        """One period: a full collection when due, else collect the young objects and freeze the rest."""
+        due = self._clock() - self._last_full >= self.collect_every
+        if due or self._closed() - self._closed_at_full >= self.collect_after:
+            self.full_collection()
+        else:
+            gc.collect()  # walks only what is not frozen
+            gc.freeze()
 
     def _run(self) -> None:
-        last_unfreeze = time.monotonic()
         while not self._stop.wait(self.freeze_every):
-            if time.monotonic() - last_unfreeze >= self.unfreeze_every:
-                gc.unfreeze()
-                last_unfreeze = time.monotonic()
-            else:
-                gc.freeze()
+            self.tick()
 
     def start(self) -> None:
-        gc.freeze()
+        self.full_collection()
+        gc.disable()  # the ticks collect what is young, once a second, instead of every 700 allocations
         self._thread = threading.Thread(target=self._run, name="hokm-gc", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
+        if self._thread is not None:
+            self._thread.join(self.freeze_every + 5)
         gc.unfreeze()
+        gc.enable()

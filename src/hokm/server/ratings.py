@@ -8,7 +8,7 @@ people. The leaderboard orders by the conservative estimate ``mu - 3 sigma``.
 
 from __future__ import annotations
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 _MODEL = PlackettLuce()
 DEFAULT_MU: float = _MODEL.mu
@@ -26,7 +26,7 @@ def rate_game(ratings: list[tuple[float, float] | None], sides: list[int], winne
     winning side.
     """
     side_ids = sorted(set(sides))
-    teams: list[list[object]] = []
+    teams: list[list[PlackettLuceRating]] = []
     where: list[tuple[int, int]] = []
     for side in side_ids:
         team = []
@@ -37,7 +37,7 @@ def rate_game(ratings: list[tuple[float, float] | None], sides: list[int], winne
             team.append(_MODEL.rating() if r is None else _MODEL.rating(mu=r[0], sigma=r[1]))
             where.append((seat, len(teams)))
         teams.append(team)
-    ranks = [0 if side == winner else 1 for side in side_ids]
+    ranks = [0.0 if side == winner else 1.0 for side in side_ids]
     rated = _MODEL.rate(teams, ranks=ranks)
     out: list[tuple[float, float] | None] = [None] * len(sides)
     counters = [0] * len(teams)

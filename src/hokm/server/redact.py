@@ -20,7 +20,12 @@ _PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "trick": ("hand", "leader", "cards", "winner"),
     "hand_over": ("hand", "result", "scores", "fair"),
     "game_over": ("scores", "winner", "game_id"),
+    "rematch": ("seat",),
+    "next_table": ("table_id",),
+    "chat": ("channel", "seat", "player", "name", "phrase", "emote", "text"),
 }
+#: Chat events stored before free text had only these; the rest read as absent.
+_CHAT_DEFAULTS: dict[str, Any] = {"channel": "table", "player": None, "name": None, "text": None}
 
 
 def public_action(action: dict[str, Any], actor: int, recipient: int | None) -> dict[str, Any]:
@@ -41,6 +46,20 @@ def public_action(action: dict[str, Any], actor: int, recipient: int | None) -> 
     raise ValueError(f"unknown action type {kind!r}")
 
 
+def visible_to(kind: str, payload: dict[str, Any], recipient: int | None) -> bool:
+    """Whether ``recipient`` (a seat, ``None``: a spectator) receives the event at all.
+
+    The spectators' chat never reaches a seat; everything else reaches everyone (redacted).
+    """
+    return not (kind == "chat" and recipient is not None and payload.get("channel") == "spectators")
+
+
+def same_for_everyone(kind: str, payload: dict[str, Any]) -> bool:
+    """Whether every recipient of the event gets the same copy of it (:func:`public_event`):
+    all but a two-player discard or draw, whose actor alone sees the cards or the choice."""
+    return not (kind == "action" and payload["action"]["type"] in ("discard", "draw"))
+
+
 def public_event(kind: str, payload: dict[str, Any], recipient: int | None) -> dict[str, Any]:
     """The event ``{"kind": ..., ...}`` for ``recipient`` (a seat, or ``None`` for a spectator)."""
     if kind == "action":
@@ -50,5 +69,7 @@ def public_event(kind: str, payload: dict[str, Any], recipient: int | None) -> d
     if fields is None:
         raise ValueError(f"unknown event kind {kind!r}")
     out = {"kind": kind}
+    if kind == "chat":
+        payload = _CHAT_DEFAULTS | payload
     out.update((f, payload[f]) for f in fields)
     return out

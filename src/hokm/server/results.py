@@ -7,19 +7,22 @@ of the players' current ratings; the actor only decides *when* it is written (be
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..engine import Game
 from ..fairness import HandSeeds
 from ..records import dumps, record_from_game
+from ..signing import Signer
 from .ratings import rate_game
 from .storage import GameRow, PlayerUpdate, Storage
 
 
 async def finished_game(storage: Storage, game: Game, *, game_id: str, table_id: str, mode: str,
                         names: list[str], player_ids: list[str | None], fair: Sequence[HandSeeds],
-                        started_at: float, ended_at: float) -> tuple[GameRow, list[PlayerUpdate]]:
-    """The game row and per-player updates of a finished game.
+                        started_at: float, ended_at: float, signer: Signer | None = None,
+                        server: str = "hokm") -> tuple[GameRow, list[PlayerUpdate]]:
+    """The game row and per-player updates of a finished game; ``signer`` signs its record.
 
     Stats count for every person; ratings move only at private and public tables with at least
     two people (games against the computer are not rated; see :mod:`.ratings`).
@@ -27,9 +30,11 @@ async def finished_game(storage: Storage, game: Game, *, game_id: str, table_id:
     rules = game.rules
     winner = game.winner
     assert winner is not None, "the game is not over"
-    meta: dict[str, Any] = {"server": "hokm", "table_id": table_id, "game_id": game_id, "mode": mode,
+    meta: dict[str, Any] = {"server": server, "table_id": table_id, "game_id": game_id, "mode": mode,
                             "started_at": started_at, "ended_at": ended_at}
     record = record_from_game(game, names=names, meta=meta, fair=[f.record_entry() for f in fair[:len(game.results)]])
+    if signer is not None:
+        record = signer.sign(record)
     kots = [sum(1 for r in game.results if r.kot and r.winner == side) for side in range(rules.sides)]
     humans = [i for i, pid in enumerate(player_ids) if pid]
     ratings: list[tuple[float, float] | None] = [None] * game.n

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
+
+
+def _current_task() -> asyncio.Task[object] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no running loop: closed from plain code
+        return None
 
 
 class TimerSet:
@@ -36,10 +43,13 @@ class TimerSet:
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
-    def _done(self, task: "asyncio.Task[None]") -> None:
+    def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None and self._on_error is not None:
-            self._on_error(task.exception())  # type: ignore[arg-type]
+        if task.cancelled() or self._on_error is None:
+            return
+        exc = task.exception()
+        if exc is not None:
+            self._on_error(exc)
 
     def spawn(self, fn: Callable[[], Awaitable[None]]) -> None:
         """Run ``fn()`` now as a tracked task (cancelled by :meth:`close`)."""
@@ -54,12 +64,28 @@ class TimerSet:
         return name in self._handles
 
     def close(self) -> None:
+        """Cancel every pending timer and running task, except the task that is closing the set."""
         self._closed = True
         for h in self._handles.values():
             h.cancel()
         self._handles.clear()
+        current = _current_task()
         for t in list(self._tasks):
-            t.cancel()
+            if t is not current:
+                t.cancel()
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Close, then wait (at most ``timeout`` seconds) for the cancelled tasks to end.
+
+        A task cancelled in the middle of a storage write still hands its database connection back
+        (SQLAlchemy does that in a shielded step); the server waits for it before it closes its
+        storage, or that step would wait for a connection the closed storage no longer serves.
+        """
+        self.close()
+        current = _current_task()
+        tasks = [t for t in self._tasks if t is not current]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
 
 
 class TokenBucket:

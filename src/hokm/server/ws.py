@@ -1,35 +1,46 @@
 """The WebSocket loop: authenticate, join a table, forward its events, pass requests to the actor.
 
 One connection plays (or watches) one table at a time. Everything the client sends is checked
-here before it reaches a table: frame size, a per-connection token bucket, JSON, the protocol
-models; a refusal is an ``error`` message and the connection carries on, except a flood (too many
-refusals in a row), which closes it. Table events come from the bus; the connection forwards the
-copy made for its player's seat *at that moment* (or the spectator copy), never another's.
+here before it reaches a table: a per-connection token bucket, then the frame's size, encoding,
+JSON nesting and type (:mod:`.frames`), then the protocol models; a refusal is an ``error`` message
+and the connection carries on, except a flood: more than ``flood_limit`` refused frames (over the
+rate, malformed, invalid) within ``flood_window`` seconds (a budget that refills slowly, not reset
+by accepted messages) close it with code 4008. A table's refusals of well-formed requests
+(``stale_seq``, ``not_your_turn``, ...) do not count. Table events come from the bus; the
+connection forwards the copy made for its player's seat *at that moment* (or the spectator copy),
+never another's. A connection that falls ``bus_queue`` batches behind gets a fresh ``state`` and
+goes on receiving from there (or, where this node has no fresh state of the table, is closed with
+4009 to join again with its last seq).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from typing import TYPE_CHECKING, Any
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from .auth import AuthError, authenticate
+from .auth import SIGNED_OUT, AuthError, authenticate, hash_token
 from .bus import Subscription
-from .protocol import CLIENT_MESSAGE, MAX_FRAME_BYTES, PROTOCOL_VERSION, CAction, CBack, CHello, CHint, CJoin, CPing, CSeed
+from .chattext import TextRefused, clean_text
+from .errors import validation_message
+from .frames import Refusal, parse_frame
+from .limits import Limited, check_all
+from .protocol import CLIENT_MESSAGE, PROTOCOL_VERSION, CAction, CBack, CChat, CHello, CHint, CJoin, CPing, CSeed
+from .seams import TableHandle
+from .services import Services
 from .storage import PlayerRow
-from .table import TableActor, TableError
+from .table import TableError
 from .timers import TokenBucket
-
-if TYPE_CHECKING:
-    from .app import Services
+from .wire import dumps
 
 log = logging.getLogger("hokm.server.ws")
-CLIENT_TYPES = frozenset({"hello", "join", "action", "hint", "seed", "back", "ping"})
 
 
 class Close(Exception):
@@ -45,30 +56,52 @@ def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
         return True
     if origin.rstrip("/") in {a.rstrip("/") for a in allowed} or "*" in allowed:
         return True
-    return urlsplit(origin).netloc.lower() == (ws.headers.get("host") or "").lower()
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # not a URL (e.g. "http://[" is an unclosed IPv6 address)
+        return False
+    return netloc.lower() == (ws.headers.get("host") or "").lower()
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, services: "Services") -> None:
+    def __init__(self, ws: WebSocket, services: Services,
+                 timed: Callable[[float], None] = lambda seconds: None) -> None:
         self.ws = ws
         self.services = services
+        self.timed = timed  # seconds an action took from its frame to its events handed on (metrics)
         cfg = services.config
         self.bucket = TokenBucket(cfg.rate_per_second, cfg.rate_burst)
-        self.refusals = 0
+        # Refused frames spend a budget of flood_limit that refills over flood_window seconds.
+        self.refusals = TokenBucket(cfg.flood_limit / cfg.flood_window, cfg.flood_limit)
         self.player: PlayerRow | None = None
-        self.actor: TableActor | None = None
+        self.token_hash: str | None = None
+        self.counted = False  # holds one of its player's open places (services.open_by_player)
+        self.actor: TableHandle | None = None
         self.seat: int | None = None
         self._send_lock = asyncio.Lock()
         self._table_task: asyncio.Task[None] | None = None
         self._table_sub: Subscription | None = None
         self._player_task: asyncio.Task[None] | None = None
         self._player_sub: Subscription | None = None
+        self.conn_id = secrets.token_hex(8)  # this connection in the presence entries
+        self.address = ws.client.host if ws.client else "?"
 
     # ------------------------------------------------------------------ sending
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        """Send a message already encoded (a table event's text is made once for every connection)."""
         async with self._send_lock:
             if self.ws.application_state is WebSocketState.CONNECTED:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+                await self.ws.send_text(text)
+
+    async def _close(self, code: int, reason: str) -> None:
+        # Not under the send lock: a send stuck on a client that stopped reading must not hold it up.
+        try:
+            await self.ws.close(code=code, reason=reason)
+        except (RuntimeError, OSError, WebSocketDisconnect):
+            pass  # the client went away first
 
     async def error(self, code: str, message: str, ref: str | None = None) -> None:
         await self.send({"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, "ref": ref})
@@ -83,11 +116,15 @@ class Connection:
                     continue
                 await self._dispatch(data)
         except Close as c:
-            await self.ws.close(code=c.code, reason=c.reason)
+            await self._close(c.code, c.reason)
         except WebSocketDisconnect:
             pass
         finally:
+            if self.counted and self.player is not None:
+                self.services.open_by_player.close(self.player.id)
             await self._leave_table()
+            if self.player is not None and self._player_sub is not None:
+                await self.services.social.presence.gone(self.player.id, self.conn_id)
             for task, sub in ((self._player_task, self._player_sub),):
                 if sub is not None:
                     await sub.close()
@@ -101,57 +138,55 @@ class Connection:
             raise WebSocketDisconnect(msg.get("code", 1000))
         raw = msg.get("text")
         if raw is None:
-            raw = (msg.get("bytes") or b"").decode("utf-8", "replace")
+            raw = msg.get("bytes") or b""
         if not self.bucket.take():
-            return await self._refuse("rate_limited", "too many messages; slow down")
-        if len(raw) > MAX_FRAME_BYTES:
-            return await self._refuse("too_large", f"messages are limited to {MAX_FRAME_BYTES} bytes")
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            return await self._refuse("bad_message", "a message must be a JSON object")
-        if not isinstance(data, dict):
-            return await self._refuse("bad_message", "a message must be a JSON object")
-        kind = data.get("type")
-        if kind not in CLIENT_TYPES:
-            return await self._refuse("unknown_type", f"unknown message type (expected one of {', '.join(sorted(CLIENT_TYPES))})")
-        if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
-            return await self._refuse("bad_version", f"this server speaks protocol version {PROTOCOL_VERSION}", kind)
+            await self._refuse("rate_limited", "too many messages; slow down")
+            return None
+        data = parse_frame(raw)
+        if isinstance(data, Refusal):
+            await self._refuse(data.code, data.message, data.ref)
+            return None
         return data
 
-    async def _refuse(self, code: str, message: str, ref: str | None = None) -> None:
-        self.refusals += 1
-        if self.refusals > self.services.config.flood_limit:
+    async def _refuse(self, code: str, message: str, ref: str | None = None, counted: bool = True) -> None:
+        """Answer a refusal; ``counted`` ones (frames an honest client never sends) spend the flood budget."""
+        if counted and not self.refusals.take():
             raise Close(4008, "too many refused messages")
         await self.error(code, message, ref)
-        return None
 
     async def _hello(self) -> None:
         try:
             data = await asyncio.wait_for(self._receive(), self.services.config.hello_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise Close(4001, "send hello with your token first") from None
         if data is None or data.get("type") != "hello":
             await self.error("auth_required", "the first message must be hello with your token")
             raise Close(4001, "authentication required")
         try:
             hello = CHello.model_validate(data)
-            self.player = await authenticate(self.services.storage, hello.token)
-        except (ValidationError, AuthError):
-            await self.error("unauthorized", "unknown player token", "hello")
+            self.player = await authenticate(self.services.storage, hello.token, self.services.config.token_lifetime)
+            self.token_hash = hash_token(hello.token)
+        except (ValidationError, AuthError) as e:
+            await self.error("unauthorized", e.message if isinstance(e, AuthError) else "unknown player token", "hello")
             raise Close(4001, "authentication failed") from None
+        if not self.services.open_by_player.open(self.player.id):
+            await self.error("too_many_connections",
+                             f"at most {self.services.config.max_connections_per_player} connections per player",
+                             "hello")
+            self.player = None  # counted nowhere: the close below is this connection's end
+            raise Close(4013, "too many connections for this player")
+        self.counted = True
         await self.send({"v": PROTOCOL_VERSION, "type": "welcome", "player_id": self.player.id,
                          "nickname": self.player.nickname})
         self._player_sub = await self.services.bus.subscribe(f"player:{self.player.id}")
         self._player_task = asyncio.ensure_future(self._forward_player(self._player_sub))
+        await self.services.social.presence.connected(self.player.id, self.conn_id)
 
     async def _dispatch(self, data: dict[str, Any]) -> None:
         kind = data["type"]
         try:
             msg = CLIENT_MESSAGE.validate_python(data)
         except ValidationError as e:
-            from .app import validation_message
-
             await self._refuse("bad_message", validation_message(e), kind)
             return
         try:
@@ -163,12 +198,14 @@ class Connection:
                 await self._join(msg)
             else:
                 await self._table_request(msg)
-            self.refusals = 0
         except TableError as e:
-            await self._refuse(e.code, e.message, kind)
+            # A table's refusals (stale_seq, not_your_turn, ...) are races an honest client meets
+            # when bots move fast; they are answered without spending the flood budget (the rate
+            # limit still bounds them).
+            await self._refuse(e.code, e.message, kind, counted=e.code == "bad_message")
         except (WebSocketDisconnect, Close):
             raise
-        except Exception:  # noqa: BLE001 - one bad request must not end the connection
+        except Exception:
             log.exception("handling a %s message failed", kind)
             await self.error("internal", "the server could not handle this message", kind)
 
@@ -179,7 +216,9 @@ class Connection:
             raise TableError("not_joined", "join a table first")
         pid = self.player.id
         if isinstance(msg, CAction):
+            t0 = time.perf_counter()
             await actor.act(pid, msg.action.model_dump(), msg.seq)
+            self.timed(time.perf_counter() - t0)
         elif isinstance(msg, CHint):
             seat, view = await actor.hint_view(pid)
             action = await self.services.bots.decide(actor.id, ("hint", seat), self.services.lobby.hint_bot, view)
@@ -190,6 +229,24 @@ class Connection:
             await self.send({"v": PROTOCOL_VERSION, "type": "seed_ok", "hand": hand})
         elif isinstance(msg, CBack):
             await actor.back(pid)
+        elif isinstance(msg, CChat) and msg.text is not None:
+            try:
+                text = clean_text(msg.text)
+            except TextRefused as e:
+                raise TableError(e.code, str(e)) from None
+            try:
+                self.services.limits["text"].check(pid)
+            except Limited as e:
+                raise TableError("rate_limited", str(e)) from None
+            await actor.say(pid, self.player.nickname, text)
+        elif isinstance(msg, CChat):
+            if actor.seat_of(pid) is None:
+                raise TableError("spectator", "only seated players send quick phrases")
+            try:
+                self.services.limits["chat"].check(pid)
+            except Limited as e:
+                raise TableError("rate_limited", str(e)) from None
+            await actor.chat(pid, msg.phrase, msg.emote)
 
     # ------------------------------------------------------------------ tables
     async def _join(self, msg: CJoin) -> None:
@@ -200,13 +257,31 @@ class Connection:
         await self._leave_table()
         # Subscribe first, then take the state: no event can fall between the two.
         sub = await self.services.bus.subscribe(actor.channel)
+        try:
+            seat, state, lost = await actor.join(self.player.id, msg.last_seq, msg.code)
+        except TableError as e:
+            await sub.close()
+            if e.code == "code_required" and msg.code:
+                # A wrong code counts as a code lookup: guessing here is no faster than elsewhere.
+                try:
+                    check_all((self.services.limits["address_code"], self.address),
+                              (self.services.limits["code"], self.player.id))
+                except Limited as limited:
+                    raise TableError("rate_limited", str(limited)) from None
+            raise
         self.actor, self._table_sub = actor, sub
-        seat, state, lost = await actor.join(self.player.id, msg.last_seq)
         self.seat = seat
+        if state.get("missed"):
+            asked: dict[str, str | None] = {}  # one look-up per sender, however long the history
+            state["missed"] = [e for e in state["missed"] if not await self._hidden(e["event"], asked)]
         await self.send(state)
         if lost:
             await self.error("seat_lost", "the time to take your seat back has passed; you are watching", "join")
         self._table_task = asyncio.ensure_future(self._forward_table(actor, sub, state["seq"]))
+        # Friends see which table: a public one or a game against the computer, not a private room
+        # (watching that needs its code).
+        shown = None if state["table"]["mode"] == "private" else actor.id
+        await self.services.social.presence.at_table(self.player.id, self.conn_id, shown)
 
     async def _leave_table(self) -> None:
         if self._table_sub is not None:
@@ -218,35 +293,90 @@ class Connection:
             await actor.disconnect(self.player.id)
         self._table_sub = self._table_task = None
 
-    async def _forward_table(self, actor: TableActor, sub: Subscription, after: int) -> None:
+    async def _forward_table(self, actor: TableHandle, sub: Subscription, after: int) -> None:
         assert self.player is not None
         pid = self.player.id
         try:
-            async for batch in sub:
-                holders = batch["holders"]
-                msgs = batch["per_seat"][holders.index(pid)] if pid in holders else batch["spectator"]
-                for m in msgs:
-                    if m["seq"] > after:
-                        await self.send(m)
-                        after = m["seq"]
-            if sub.overflowed:  # fell behind: a fresh picture instead of a stream with a hole
-                await self.send(actor.state(actor.seat_of(pid), None))
+            while True:
+                async for batch in sub:
+                    holders = batch["holders"]
+                    frames = batch["per_seat"][holders.index(pid)] if pid in holders else batch["spectator"]
+                    for seq, sender, text, friends_only in frames:
+                        if seq > after:
+                            if sender is None or not await self._withheld(sender, friends_only):
+                                await self.send_text(text)
+                            after = seq
+                if not sub.overflowed or self._table_sub is not sub:
+                    return  # closed: the connection left the table or ended
+                # Fell behind: subscribe again, then a fresh picture (no event can fall between the
+                # two), then carry on from it rather than a stream with a hole.
+                old, sub = sub, await self.services.bus.subscribe(actor.channel)
+                if self._table_sub is not old:
+                    await sub.close()  # left the table meanwhile
+                    return
+                self._table_sub = sub
+                try:
+                    state: dict[str, Any] | None = actor.state(actor.seat_of(pid), None)
+                except TableError:
+                    state = None
+                if state is None or state["seq"] <= after:
+                    # No fresh picture on this node (the table lives on another): the client
+                    # reconnects and joins again with its last seq, which fills the hole.
+                    await self._close(4009, "fell behind; join again")
+                    return
+                await self.send(state)
+                after = state["seq"]
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away; the read loop cleans up
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("forwarding table events failed")
+
+    async def _hidden(self, event: dict[str, Any], asked: dict[str, str | None] | None = None) -> bool:
+        """Whether this connection holds back a chat event (text, quick phrase or emote): one from a
+        player its player blocked, or words for the sender's friends when its player is not one.
+        Read at each message, so a block or a friendship counts from the next one; ``asked``
+        keeps answers within one resync."""
+        sender = event.get("player")
+        if event["kind"] != "chat" or sender is None:
+            return False
+        return await self._withheld(sender, event.get("channel") == "friends", asked)
+
+    async def _withheld(self, sender: str, friends_only: bool, asked: dict[str, str | None] | None = None) -> bool:
+        if self.player is None or sender == self.player.id:
+            return False
+        if asked is not None and sender in asked:
+            link = asked[sender]
+        else:
+            link = await self.services.social.store.link(self.player.id, sender)
+            if asked is not None:
+                asked[sender] = link
+        return link == "blocked" or (friends_only and link != "friends")
 
     async def _forward_player(self, sub: Subscription) -> None:
         try:
             async for message in sub:
+                if SIGNED_OUT in message:  # a note between nodes, never sent on: this token revoked?
+                    if message[SIGNED_OUT] in (None, self.token_hash):
+                        await self._close(4001, "signed out")
+                        return
+                    continue
                 await self.send(message)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
 
-async def websocket_endpoint(ws: WebSocket, services: "Services") -> None:
+async def websocket_endpoint(ws: WebSocket) -> None:
+    """``/ws``: the services come from the app's state, like the HTTP routes'."""
+    services: Services = ws.app.state.services
     if not origin_allowed(ws, services.config.allowed_origins):
         await ws.close(code=4003)  # before accept: the handshake is refused with HTTP 403
         return
     await ws.accept()
-    await Connection(ws, services).run()
+    address = ws.client.host if ws.client else "?"
+    if not services.open_by_address.open(address):
+        await ws.close(code=4013, reason="too many connections from this address")
+        return
+    try:
+        await Connection(ws, services, ws.app.state.metrics.action_latency.observe).run()
+    finally:
+        services.open_by_address.close(address)

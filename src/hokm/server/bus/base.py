@@ -9,7 +9,8 @@ notifications such as a matchmaking result. In one process the bus is a set of q
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 
 class Subscription(ABC):
@@ -29,10 +30,12 @@ class Subscription(ABC):
 
 class Bus(ABC):
     @abstractmethod
-    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+    async def publish(self, channel: str, message: dict[str, Any], *, remote: bool = True) -> None:
+        """Hand ``message`` to the channel's readers; ``remote`` False: this node's readers alone
+        (the publisher knows no other node has one)."""
 
     @abstractmethod
     async def subscribe(self, channel: str) -> Subscription: ...
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 - optional: the in-process bus holds nothing
         """Release connections (nothing to do in process)."""

@@ -18,7 +18,7 @@ class MemoryBus(Bus):
         self._subs: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._maxsize = maxsize
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: dict[str, Any], *, remote: bool = True) -> None:
         for sub in list(self._subs.get(channel, ())):
             sub._put(message)
 

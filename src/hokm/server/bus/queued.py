@@ -2,14 +2,16 @@
 
 Both buses fan a channel's messages out to local readers the same way; only where messages come
 from differs (a direct call in process, a Redis pub/sub reader task across nodes). A reader that
-falls more than ``maxsize`` messages behind is marked overflowed and its stream ends, so the
-WebSocket layer sends a fresh ``state`` rather than a stream with a hole in it.
+falls more than ``maxsize`` messages behind is marked overflowed, the messages it has not read are
+dropped and its stream ends, so the WebSocket layer sends a fresh ``state`` (and subscribes again)
+rather than a stream with a hole in it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Protocol
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
 
 from .base import Subscription
 
@@ -17,7 +19,7 @@ _END: dict[str, Any] = {"_end": True}
 
 
 class _Owner(Protocol):
-    def _drop(self, channel: str, sub: "QueuedSubscription") -> None: ...
+    def _drop(self, channel: str, sub: QueuedSubscription) -> None: ...
 
 
 class QueuedSubscription(Subscription):
@@ -33,12 +35,17 @@ class QueuedSubscription(Subscription):
         if self._closed:
             return
         if self._queue.qsize() >= self._maxsize:
+            # The reader will resync from a fresh state: what it has not read yet is of no use now.
             self._overflowed = self._closed = True
+            while not self._queue.empty():
+                self._queue.get_nowait()
             self._queue.put_nowait(_END)
             self._bus._drop(self._channel, self)
             return
         self._queue.put_nowait(message)
 
+    # An async generator: mypy sees ``async def`` against the base's plain ``def`` returning an
+    # AsyncIterator, though both give an async iterator when called.
     async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
         while True:
             msg = await self._queue.get()

@@ -6,6 +6,10 @@ channel is subscribed while at least one local reader wants it. :meth:`RedisBus.
 only once Redis has confirmed the subscription: the WebSocket layer subscribes *then* takes the
 table state, and a message published in between must not be missed.
 
+A message published on a node reaches that node's own readers directly (no encoding, no trip
+through Redis) and the other nodes' through Redis, wrapped with the publishing bus's origin so that
+the publisher's reader skips its own copy.
+
 Pub/sub is fire-and-forget, which is enough here: every event is in the database before it is
 published, and a client that misses messages (a node restart, a slow reader) gets a fresh
 ``state`` when it joins again.
@@ -14,10 +18,12 @@ published, and a client that misses messages (a node restart, a slow reader) get
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import secrets
 from collections import defaultdict
 from typing import Any
+
+import orjson
 
 from .base import Bus, Subscription
 from .queued import QueuedSubscription
@@ -45,12 +51,20 @@ class RedisBus(Bus):
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self.published = 0
+        self.origin = secrets.token_hex(8)  # this bus among the nodes: its own messages come back tagged
 
     def _key(self, channel: str) -> str:
         return f"{self.prefix}:{channel}"
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._key(channel), json.dumps(message, separators=(",", ":")))
+    async def publish(self, channel: str, message: dict[str, Any], *, remote: bool = True) -> None:
+        # This node's own readers get the message at once, as the in-process bus gives it; the copy
+        # through Redis is for the other nodes, and this node's reader skips it (by its origin).
+        for sub in list(self._subs.get(channel, ())):
+            sub._put(message)
+        if not remote:
+            return
+        payload = orjson.dumps({"o": self.origin, "m": message}, option=orjson.OPT_NON_STR_KEYS)
+        await self.redis.publish(self._key(channel), payload)
         self.published += 1
 
     async def subscribe(self, channel: str) -> Subscription:
@@ -58,6 +72,7 @@ class RedisBus(Bus):
         async with self._lock:
             first = channel not in self._subs
             self._subs[channel].add(sub)
+            fut: asyncio.Future[Any] | None
             if first:
                 fut = asyncio.get_running_loop().create_future()
                 self._confirm[self._key(channel)] = fut
@@ -84,7 +99,7 @@ class RedisBus(Bus):
             if channel not in self._subs:
                 try:
                     await self._pubsub.unsubscribe(self._key(channel))
-                except Exception:  # noqa: BLE001 - closing: Redis may already be gone
+                except Exception:
                     log.debug("unsubscribe %s failed", channel, exc_info=True)
 
     async def _read(self) -> None:
@@ -94,7 +109,7 @@ class RedisBus(Bus):
                 msg = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis went away: redis-py reconnects and resubscribes
+            except Exception:
                 log.warning("redis bus read failed; retrying", exc_info=True)
                 await asyncio.sleep(0.2)
                 continue
@@ -109,10 +124,13 @@ class RedisBus(Bus):
             if msg["type"] != "message":
                 continue
             try:
-                data = json.loads(msg["data"])
-            except ValueError:
-                log.warning("dropped a message that is not JSON on %s", name)
+                envelope = orjson.loads(msg["data"])
+                origin, data = envelope["o"], envelope["m"]
+            except (orjson.JSONDecodeError, TypeError, KeyError):
+                log.warning("dropped a message that is not a bus envelope on %s", name)
                 continue
+            if origin == self.origin:
+                continue  # published here, and already handed to this node's readers
             for sub in list(self._subs.get(name[strip:], ())):
                 sub._put(data)
 

@@ -35,7 +35,7 @@ def attach_cluster(services: Any) -> None:
         raise ValueError("the cluster needs redis_url (HOKM_REDIS_URL)")
     node = cfg.node_id or node_name()
     storage = FencedStorage(cfg.db_url)
-    bus = RedisBus(cfg.redis_url, prefix=cfg.redis_prefix)
+    bus = RedisBus(cfg.redis_url, prefix=cfg.redis_prefix, maxsize=cfg.bus_queue)
     services.storage, services.bus = storage, bus
     # Leases get their own small pool: a renewal must never queue behind a burst of event publishes,
     # or the node loses its tables while it is merely busy.

@@ -1,29 +1,25 @@
 """Fencing in the database: an append is accepted only from the table's current lease holder.
 
 ``table_owners`` keeps, per table, the largest fence any node has claimed. A new owner *claims*
-its fence (raising the stored value) before it reads the table's events; every append then runs,
-inside its own transaction, an ``UPDATE ... WHERE fence = <mine>``. Once a newer owner has claimed,
-the old owner's update matches no row and its append is refused, so whatever the new owner read
-from the log stays the whole truth. On PostgreSQL the update also locks the row until the append
-commits, so a claim waits for an append in flight instead of racing it.
+its fence (raising the stored value) before it reads the table's events; every append then reads,
+inside the transaction that writes it, the table's stored fence (``SELECT ... FOR UPDATE``, one
+statement for all the tables of a group commit). Once a newer owner has claimed, the old owner's
+fence no longer matches and its append is refused, so whatever the new owner read from the log
+stays the whole truth. On PostgreSQL the read also locks the row until the appends commit, so a
+claim waits for an append in flight instead of racing it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, String, Table, insert, select, update
+from sqlalchemy import String, any_, bindparam, insert, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 
 from ..storage import StorageError
-from ..storage.metadata import metadata
+from ..storage.metadata import table_owners
 from ..storage.sql import SqlStorage
-
-table_owners = Table(
-    "table_owners", metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("fence", BigInteger, nullable=False),
-)
 
 
 class FencedError(StorageError):
@@ -33,19 +29,13 @@ class FencedError(StorageError):
 class FencedStorage(SqlStorage):
     """:class:`SqlStorage` whose appends carry this node's fence for the table.
 
-    The schema comes from the Alembic migrations (:mod:`hokm.server.migrations`), run at start-up,
-    so several nodes agree on one versioned schema.
+    The schema comes from the Alembic migrations (:mod:`hokm.server.migrations`), run at start-up
+    as for every database, so several nodes agree on one versioned schema.
     """
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
         self.fences: dict[str, int] = {}
-
-    async def init(self) -> None:
-        from ..migrations import upgrade
-
-        await upgrade(self.url)
-        await super().init()
 
     async def claim(self, table_id: str, fence: int) -> None:
         """Record ``fence`` as the table's owner fence; :class:`FencedError` if a newer one exists."""
@@ -67,12 +57,29 @@ class FencedStorage(SqlStorage):
     def forget(self, table_id: str) -> None:
         self.fences.pop(table_id, None)
 
-    async def _guard(self, conn: Any, table_id: str) -> None:
-        fence = self.fences.get(table_id)
-        if fence is None:
-            raise FencedError(f"table {table_id}: this node does not own it")
-        r = await conn.execute(update(table_owners).where(table_owners.c.table_id == table_id,
-                                                          table_owners.c.fence == fence).values(fence=fence))
-        if r.rowcount != 1:
-            self.fences.pop(table_id, None)
-            raise FencedError(f"table {table_id}: fence {fence} was superseded; another node owns it")
+    async def _guard(self, conn: Any, table_ids: list[str]) -> dict[str, BaseException]:
+        """Refuse the tables whose stored fence is no longer this node's; lock the others' rows.
+
+        On PostgreSQL ``FOR UPDATE`` holds the fence rows until the appends commit, so a claim
+        waits for them instead of racing them (SQLite has one writer at a time anyway).
+        """
+        refused: dict[str, BaseException] = {}
+        mine = {t: self.fences[t] for t in table_ids if t in self.fences}
+        for t in table_ids:
+            if t not in mine:
+                refused[t] = FencedError(f"table {t}: this node does not own it")
+        if mine:
+            ids = sorted(mine)
+            if conn.dialect.name == "postgresql":
+                # One statement text for any number of tables (``= ANY(array)``): an IN list of each
+                # length is a new statement for PostgreSQL to prepare.
+                among = table_owners.c.table_id == any_(bindparam("ids", ids, type_=ARRAY(String)))
+            else:
+                among = table_owners.c.table_id.in_(ids)
+            q = select(table_owners.c.table_id, table_owners.c.fence).where(among).with_for_update()
+            stored = {r.table_id: r.fence for r in (await conn.execute(q)).all()}
+            for t, fence in mine.items():
+                if stored.get(t) != fence:
+                    self.fences.pop(t, None)
+                    refused[t] = FencedError(f"table {t}: fence {fence} was superseded; another node owns it")
+        return refused

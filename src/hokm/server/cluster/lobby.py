@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from types import SimpleNamespace
 from typing import Any
 
 from ...engine.view import SeatView
@@ -23,6 +22,9 @@ from ..botpool import BotPool
 from ..bus import Bus
 from ..config import ServerConfig
 from ..lobby import Lobby
+from ..seams import TableHandle
+from ..seats import SeatKind
+from ..storage import PlayerRow, TableRow
 from ..table import TableActor, TableError
 from .fence import FencedError, FencedStorage
 from .lease import Lease, Leases
@@ -32,10 +34,12 @@ from .rpc import RemoteError, Rpc, RpcTimeout
 
 log = logging.getLogger("hokm.server.cluster")
 ROUTED = frozenset({"join", "disconnect", "act", "back", "add_seed", "hint_view", "sit", "seat_bot", "free",
-                    "start", "info"})
+                    "start", "info", "rematch", "link_next", "chat", "say"})
 #: Requests after which the asker needs the table's summary (the HTTP answer is ``TableInfo``); the
 #: others (an action above all) travel without it, which keeps the answer to a play small.
-WITH_SNAPSHOT = frozenset({"info", "sit", "seat_bot", "free", "start"})
+WITH_SNAPSHOT = frozenset({"info", "sit", "seat_bot", "free", "start", "rematch", "link_next"})
+#: Requests that may write to a finished table, whose copy on every node is read-only.
+FINISHED_WRITES = frozenset({"rematch", "link_next", "chat", "say"})
 
 
 async def invoke(actor: TableActor, method: str, args: list[Any]) -> Any:
@@ -55,25 +59,15 @@ async def invoke(actor: TableActor, method: str, args: list[Any]) -> Any:
 
 def snapshot(actor: TableActor) -> dict[str, Any]:
     """What a routed table caches between calls, for the synchronous reads of the HTTP layer."""
-    return {"info": actor.info(), "fair": [f.public() for f in actor.fair]}
-
-
-class _PublicFair:
-    """A hand's public fairness facts received from the owner node (``.public()`` like ``HandSeeds``)."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self._data = data
-
-    def public(self) -> dict[str, Any]:
-        return dict(self._data)
+    return {"info": actor.info(), "fair": actor.fairness()}
 
 
 class RoutedTable:
-    """A table as seen from any node: the actor's request methods, sent where the table lives."""
+    """A table as seen from any node (a :class:`~hokm.server.seams.TableHandle`): the actor's
+    request methods, sent where the table lives."""
 
-    def __init__(self, lobby: "ClusterLobby", table_id: str, snap: dict[str, Any]) -> None:
-        self.id = table_id
-        self.channel = f"table:{table_id}"
+    def __init__(self, lobby: ClusterLobby, table_id: str, snap: dict[str, Any]) -> None:
+        self._id = table_id
         self._lobby = lobby
         self._snap = snap
         self._state: dict[str, Any] | None = None
@@ -88,6 +82,14 @@ class RoutedTable:
         return result
 
     # synchronous reads: the local actor, or what the owner last said
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def channel(self) -> str:
+        return f"table:{self._id}"
+
     def info(self) -> dict[str, Any]:
         actor = self._local()
         return actor.info() if actor is not None else dict(self._snap["info"])
@@ -97,32 +99,28 @@ class RoutedTable:
         return str(self.info()["status"])
 
     @property
+    def mode(self) -> str:
+        return str(self.info()["mode"])
+
+    @property
     def game_id(self) -> str | None:
-        return self.info()["game_id"]
+        game_id = self.info()["game_id"]
+        return None if game_id is None else str(game_id)
 
     @property
     def level(self) -> str:
         return str(self.info()["bot"])
 
-    @property
-    def row(self) -> Any:
+    def fairness(self) -> list[dict[str, Any]]:
         actor = self._local()
-        if actor is not None:
-            return actor.row
-        info = self._snap["info"]
-        return SimpleNamespace(id=self.id, mode=info["mode"], host=info["host"], code=info["code"])
-
-    @property
-    def fair(self) -> list[Any]:
-        actor = self._local()
-        return actor.fair if actor is not None else [_PublicFair(f) for f in self._snap["fair"]]
+        return actor.fairness() if actor is not None else [dict(f) for f in self._snap["fair"]]
 
     def seat_of(self, player_id: str) -> int | None:
         actor = self._local()
         if actor is not None:
             return actor.seat_of(player_id)
         for s in self._snap["info"]["seats"]:
-            if s["kind"] == "human" and s["player_id"] == player_id:
+            if SeatKind(s["kind"]) is SeatKind.HUMAN and s["player_id"] == player_id:
                 return int(s["seat"])
         return None
 
@@ -135,8 +133,9 @@ class RoutedTable:
         return self._state
 
     # requests
-    async def join(self, player_id: str, last_seq: int | None) -> tuple[int | None, dict[str, Any], bool]:
-        seat, state, lost = await self._call("join", player_id, last_seq)
+    async def join(self, player_id: str, last_seq: int | None,
+                   code: str | None = None) -> tuple[int | None, dict[str, Any], bool]:
+        seat, state, lost = await self._call("join", player_id, last_seq, code)
         self._state = state
         if self._local() is None:
             self._snap = {"info": state["table"], "fair": state["fair"]}
@@ -173,6 +172,19 @@ class RoutedTable:
     async def start(self, player_id: str | None) -> None:
         await self._call("start", player_id)
 
+    async def chat(self, player_id: str, phrase: str | None, emote: str | None) -> None:
+        await self._call("chat", player_id, phrase, emote)
+
+    async def say(self, player_id: str, name: str, text: str) -> None:
+        await self._call("say", player_id, name, text)
+
+    async def rematch(self, player_id: str) -> dict[str, Any] | None:
+        plan: dict[str, Any] | None = await self._call("rematch", player_id)
+        return plan
+
+    async def link_next(self, table_id: str) -> str:
+        return str(await self._call("link_next", table_id))
+
 
 class ClusterLobby(Lobby):
     """:class:`Lobby` for one node of several sharing Redis and one database."""
@@ -196,6 +208,11 @@ class ClusterLobby(Lobby):
         self._loops: list[asyncio.Task[None]] = []
 
     # ------------------------------------------------------------------ ownership
+    def _actor(self, row: TableRow) -> TableActor:
+        actor = super()._actor(row)
+        actor.node = self.node
+        return actor
+
     def local(self, table_id: str) -> TableActor | None:
         """This node's actor for the table if it owns it (or holds a finished, read-only copy)."""
         actor = self.actors.get(table_id)
@@ -259,13 +276,11 @@ class ClusterLobby(Lobby):
         """
         deadline = time.monotonic() + max(10.0, 3 * self.config.lease_ttl)
         while True:
-            actor = self.local(table_id)
-            if actor is not None:
-                try:
-                    return await invoke(actor, method, args), None
-                except FencedError:
-                    self._drop(table_id)
-                    continue
+            if time.monotonic() > deadline:
+                raise TableError("busy", "the table's server does not answer; try again")
+            ran, result = await self._run_here(table_id, method, args)
+            if ran:
+                return result, None
             lease = self._owners.get(table_id)
             if lease is None:
                 lease = await self.leases.owner(table_id)
@@ -299,31 +314,82 @@ class ClusterLobby(Lobby):
             if time.monotonic() > deadline:
                 raise TableError("busy", "the table's server does not answer; try again")
 
-    async def _handle(self, table_id: str, method: str, args: list[Any]) -> Any:
+    async def _run_here(self, table_id: str, method: str, args: list[Any]) -> tuple[bool, Any]:
+        """Run the request on this node's actor: ``(True, result)``, or ``(False, None)`` when this
+        node has no actor that may run it (the table is owned elsewhere, or was lost just now)."""
         actor = self.local(table_id)
         if actor is None:
-            raise RemoteError("not_owner", f"node {self.node} does not own table {table_id}")
+            return False, None
+        if table_id not in self.held and method in FINISHED_WRITES:
+            return await self._write_finished(table_id, method, args)
         try:
-            result = await invoke(actor, method, args)
+            return True, await invoke(actor, method, args)
+        except FencedError:
+            self._drop(table_id)
+            return False, None
+
+    async def _write_finished(self, table_id: str, method: str, args: list[Any]) -> tuple[bool, Any]:
+        """A request that writes to a finished table (a rematch, its link, words after the game): the
+        copy every node may read is not owned, so the write takes the table's lease for its time,
+        from a copy read again after claiming (another node may have written meanwhile)."""
+        async with self._table_locks(table_id):
+            lease = await self.leases.acquire(table_id)
+            if lease is None:
+                return False, None  # another node is writing to it now: the request goes there
+            self.held[table_id] = lease
+            try:
+                await self.fenced.claim(table_id, lease.fence)
+                row = await self.storage.get_table(table_id)
+                if row is None:
+                    raise TableError("not_found", "no such table")
+                actor = self._actor(row)
+                await actor.restore()
+                self.actors[table_id] = actor
+                super()._over(actor)  # kept a while, like any finished table's copy
+                return True, await invoke(actor, method, args)
+            finally:
+                self.held.pop(table_id, None)
+                self.fenced.forget(table_id)
+                await self._release(lease, finished=True)
+
+    async def _handle(self, table_id: str, method: str, args: list[Any], origin: str) -> Any:
+        """A request from node ``origin``. Its joins and leaves are counted on the actor, so that the
+        table's events go through Redis only while another node has a connection there."""
+        actor = self.local(table_id)
+        joining = method == "join" and actor is not None
+        if joining and actor is not None:
+            actor.watched_from(origin, +1)  # before the state is taken: what follows reaches that node
+        ran = False
+        try:
+            ran, result = await self._run_here(table_id, method, args)
         except FencedError as e:
             self._drop(table_id)
             raise RemoteError("not_owner", str(e)) from None
-        return {"r": result} | snapshot(actor) if method in WITH_SNAPSHOT else {"r": result}
+        finally:
+            if joining and actor is not None and not ran:
+                actor.watched_from(origin, -1)  # refused or failed: that node has no connection here
+        here = self.local(table_id)
+        if not ran or here is None:
+            raise RemoteError("not_owner", f"node {self.node} does not own table {table_id}")
+        if method == "disconnect":
+            here.watched_from(origin, -1)
+        return {"r": result} | snapshot(here) if method in WITH_SNAPSHOT else {"r": result}
 
     # ------------------------------------------------------------------ matchmaking in Redis
-    async def enqueue(self, player: Any, players: int) -> dict[str, Any]:
-        for tid in await self.storage.tables_of_player(player.id):
-            table = await self.get(tid)
-            if table is not None and table.row.mode == "public" and table.status != "over":
-                raise TableError("in_game", f"you are already playing at public table {tid}")
+    async def enqueue(self, player: PlayerRow, players: int, seed: str | None = None) -> dict[str, Any]:
+        await self._check_not_playing(player)
         await self.redis_queues.add(player.id, player.nickname, players)
-        return await self.redis_queues.status(player.id)
+        self.queue_seeds.pop(player.id, None)
+        if seed:  # kept by this node: the matchmaker node deals without it (see Lobby.queue_seeds)
+            self.queue_seeds[player.id] = seed.lower()
+        return await self.redis_queues.status(player.id, self.config.queue_wait)
 
-    async def leave_queue(self, player_id: str) -> None:  # type: ignore[override]
+    async def leave_queue(self, player_id: str) -> None:
+        self.queue_seeds.pop(player_id, None)
         await self.redis_queues.remove(player_id)
 
-    async def queue_status(self, player_id: str) -> dict[str, Any]:  # type: ignore[override]
-        return await self.redis_queues.status(player_id)
+    async def queue_status(self, player_id: str) -> dict[str, Any]:
+        return await self.redis_queues.status(player_id, self.config.queue_wait)
 
     async def match_once(self) -> list[str]:
         """Form the tables the shared queues allow now (only on the matchmaker node)."""
@@ -332,14 +398,20 @@ class ClusterLobby(Lobby):
         made = []
         for n in (2, 3, 4):
             while (group := await self.redis_queues.take_group(n, self.config.queue_wait)) is not None:
-                tid = await self._start_public(n, group)
-                for e in group:
-                    await self.redis_queues.matched(e.player_id, tid)
+                try:
+                    tid = await self._start_public(n, group)
+                except TableError as e:
+                    if e.code != "full":
+                        raise
+                    await self.redis_queues.put_back(n, group)  # first in line when a place frees up
+                    break
+                for entry in group:
+                    await self.redis_queues.matched(entry.player_id, tid)
                 made.append(tid)
         return made
 
     # ------------------------------------------------------------------ the Lobby interface
-    async def get(self, table_id: str) -> Any:
+    async def get(self, table_id: str) -> TableHandle | None:
         actor = self.local(table_id)
         if actor is not None:
             return RoutedTable(self, table_id, snapshot(actor))
@@ -360,6 +432,7 @@ class ClusterLobby(Lobby):
         if self.draining:
             raise TableError("busy", "this server is shutting down; try again")
         actor = await super()._new_table(**kwargs)
+        actor.watchers_known = True  # made here: a connection elsewhere must join through this node
         lease = await self.leases.acquire(actor.id)
         if lease is None:  # a fresh random id: only a clash of ids could get here
             self.actors.pop(actor.id, None)
@@ -378,7 +451,7 @@ class ClusterLobby(Lobby):
     async def _release(self, lease: Lease, finished: bool = False) -> None:
         try:
             await self.leases.release(lease, finished=finished)
-        except Exception:  # noqa: BLE001 - it expires by itself
+        except Exception:
             log.warning("could not release the lease of table %s", lease.table_id, exc_info=True)
 
     async def restore(self) -> int:
@@ -402,7 +475,7 @@ class ClusterLobby(Lobby):
                     before = len(self.held)
                     await self._take(table_id)
                     taken += len(self.held) > before
-                except Exception:  # noqa: BLE001 - one bad table must not stop the others
+                except Exception:
                     log.exception("taking over table %s failed", table_id)
         return taken
 
@@ -413,7 +486,7 @@ class ClusterLobby(Lobby):
                 for lost in await self.leases.renew(list(self.held.values())):
                     if self.held.get(lost.table_id) == lost:
                         self._drop(lost.table_id)
-            except Exception:  # noqa: BLE001 - Redis hiccup: the database fence still protects
+            except Exception:
                 log.warning("lease renewal failed", exc_info=True)
 
     async def _scan_loop(self) -> None:
@@ -421,8 +494,11 @@ class ClusterLobby(Lobby):
             await asyncio.sleep(min(1.0, max(0.2, self.config.lease_ttl / 4)))
             try:
                 await self.scan()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.warning("takeover scan failed", exc_info=True)
+
+    def ownership(self) -> tuple[int, int] | None:
+        return len(self.held), self.takeovers
 
     async def drain(self) -> int:
         """Graceful stop: take no more tables, then hand each one over (release its lease).
@@ -435,7 +511,7 @@ class ClusterLobby(Lobby):
         for table_id, lease in list(self.held.items()):
             actor = self.actors.get(table_id)
             if actor is not None:
-                async with actor._lock:
+                async with actor.lock:
                     actor.close()
                     self.held.pop(table_id, None)
                     self.fenced.forget(table_id)

@@ -8,8 +8,8 @@ coroutine holds it or waits for it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 
 class KeyedLocks:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..lobby import QueueEntry
+from ..lobby import QueueEntry, fill_in
 
 MATCHED_TTL = 600  # seconds a match result stays visible to polling
 
@@ -49,17 +49,24 @@ class RedisQueues:
             p.delete(self._matched(player_id))
             await p.execute()
 
-    async def status(self, player_id: str) -> dict[str, Any]:
+    async def status(self, player_id: str, wait: float) -> dict[str, Any]:
+        """Where the player stands; queued, with how many wait and the seconds until bots fill
+        (``wait``: the seconds bots leave a group to fill up with people)."""
         for n in (2, 3, 4):
-            since = await self.redis.zscore(self._q(n), player_id)
-            if since is not None:
-                return {"status": "queued", "players": n, "table": None, "waited": time.time() - float(since),
-                        "queued": int(await self.redis.zcard(self._q(n)))}
+            rank = await self.redis.zrank(self._q(n), player_id)
+            if rank is not None:
+                head = rank // n * n
+                group = [float(since) for _, since in
+                         await self.redis.zrange(self._q(n), head, head + n - 1, withscores=True)]
+                now = time.time()
+                return {"status": "queued", "players": n, "table": None, "waited": now - group[rank - head],
+                        "queued": int(await self.redis.zcard(self._q(n))), "fill_in": fill_in(group, n, wait, now)}
         table = await self.redis.get(self._matched(player_id))
         if table is not None:
             tid = table.decode() if isinstance(table, bytes) else table
-            return {"status": "matched", "players": None, "table": tid, "waited": None, "queued": None}
-        return {"status": "idle", "players": None, "table": None, "waited": None, "queued": None}
+            return {"status": "matched", "players": None, "table": tid, "waited": None, "queued": None,
+                    "fill_in": None}
+        return {"status": "idle", "players": None, "table": None, "waited": None, "queued": None, "fill_in": None}
 
     async def lead(self) -> bool:
         """Hold (or take) the matchmaker lease; True while this node forms the tables."""
@@ -82,6 +89,10 @@ class RedisQueues:
         await self.redis.zrem(self._q(n), *ids)
         return [QueueEntry(pid, (nm.decode() if isinstance(nm, bytes) else nm) or "player", float(since))
                 for pid, nm, (_, since) in zip(ids, names, rows)]
+
+    async def put_back(self, n: int, group: list[QueueEntry]) -> None:
+        """Return a taken group to its queue with its original times (no table could be made)."""
+        await self.redis.zadd(self._q(n), {e.player_id: e.since for e in group})
 
     async def matched(self, player_id: str, table_id: str) -> None:
         await self.redis.set(self._matched(player_id), table_id, ex=MATCHED_TTL)

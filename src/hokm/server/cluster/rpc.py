@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ..bus import Bus, Subscription
 
 log = logging.getLogger("hokm.server.cluster")
-Handler = Callable[[str, str, list[Any]], Awaitable[Any]]
+Handler = Callable[[str, str, list[Any], str], Awaitable[Any]]  # table, method, args, the asking node
 
 
 class RpcTimeout(Exception):
@@ -73,7 +74,7 @@ class Rpc:
             while True:
                 try:
                     return await asyncio.wait_for(asyncio.shield(fut), timeout)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if still_owner is None or not await still_owner():
                         raise RpcTimeout(f"node {node} did not answer {method} for table {table_id}") from None
         finally:
@@ -90,10 +91,11 @@ class Rpc:
     async def _answer(self, req: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"id": req.get("id")}
         try:
-            reply["result"] = await self.handler(req["table"], req["method"], list(req.get("args") or []))
+            reply["result"] = await self.handler(req["table"], req["method"], list(req.get("args") or []),
+                                                 str(req.get("from")))
         except RemoteError as e:
             reply["error"] = {"code": e.code, "message": e.message}
-        except Exception as e:  # noqa: BLE001 - the asker must hear back whatever happened
+        except Exception as e:
             code = getattr(e, "code", None)
             if isinstance(code, str):
                 reply["error"] = {"code": code, "message": getattr(e, "message", str(e))}
@@ -104,7 +106,8 @@ class Rpc:
 
     async def _collect(self, sub: Subscription) -> None:
         async for reply in sub:
-            fut = self._waiting.get(reply.get("id"))  # type: ignore[arg-type]
+            rid = reply.get("id")
+            fut = self._waiting.get(rid) if isinstance(rid, int) else None
             if fut is None or fut.done():
                 continue
             if "error" in reply:

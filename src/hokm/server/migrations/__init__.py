@@ -1,9 +1,11 @@
 """Versioned schema migrations (Alembic) for SQLite and PostgreSQL, run programmatically.
 
-:func:`upgrade` brings a database to the newest version; the cluster runs it at start-up and
-``python -m hokm.server.migrations URL`` runs it by hand. A database created before migrations
-existed (by ``metadata.create_all``, the single-process default) already holds the first version's
-tables: it is stamped at that version and then upgraded, rather than created twice.
+:func:`upgrade` brings a database to the newest version; the server runs it at start-up and
+``python -m hokm.server.migrations URL`` runs it by hand. Every database
+is made this way, the single process's SQLite as well as the cluster's PostgreSQL. A database created
+before migrations existed (by ``metadata.create_all``, as single processes once did) already holds the
+first version's tables: it is stamped at that version and then upgraded, rather than created twice.
+:func:`drift` compares a database with the schema the code describes.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ def _upgrade_sync(connection: Any, revision: str) -> None:
     command.upgrade(cfg, revision)
 
 
+def upgrade_on(connection: Any, revision: str = "head") -> None:
+    """Migrate through an open (synchronous) connection: ``await conn.run_sync(upgrade_on)``."""
+    _upgrade_sync(connection, revision)
+
+
 def _current_sync(connection: Any) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
@@ -63,12 +70,43 @@ async def upgrade(url: str, revision: str = "head") -> None:
         await engine.dispose()
 
 
+def head() -> str:
+    """The newest schema version the code ships (the revision :func:`upgrade` brings a database to)."""
+    from alembic.script import ScriptDirectory
+
+    cfg = _config(None)
+    revision = ScriptDirectory.from_config(cfg).get_current_head()
+    assert revision is not None, "no migration scripts"
+    return revision
+
+
 async def current(url: str) -> str | None:
     """The database's schema version (``None``: not under migrations yet)."""
     engine = create_async_engine(url)
     try:
         async with engine.connect() as conn:
             return await conn.run_sync(_current_sync)
+    finally:
+        await engine.dispose()
+
+
+def _drift_sync(connection: Any) -> list[Any]:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from ..storage.metadata import metadata
+
+    context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": True})
+    return list(compare_metadata(context, metadata))
+
+
+async def drift(url: str) -> list[Any]:
+    """How the database at ``url`` differs from :data:`~hokm.server.storage.metadata.metadata`
+    (Alembic's autogenerate comparison; empty: the schema is exactly the one the code describes)."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(_drift_sync)
     finally:
         await engine.dispose()
 

@@ -6,7 +6,6 @@ run Alembic through ``run_sync``), so the same code path serves SQLite and Postg
 
 from alembic import context
 
-from hokm.server.cluster.fence import table_owners  # noqa: F401  (registers the table on the metadata)
 from hokm.server.storage.metadata import metadata
 
 connection = context.config.attributes.get("connection")

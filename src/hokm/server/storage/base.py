@@ -107,10 +107,30 @@ class Storage(ABC):
 
     # players
     @abstractmethod
-    async def create_player(self, row: PlayerRow) -> None: ...
+    async def create_player(self, row: PlayerRow) -> None:
+        """Store a new player and its first token (``row.token_hash``) together."""
 
     @abstractmethod
-    async def player_by_token_hash(self, token_hash: str) -> PlayerRow | None: ...
+    async def player_by_token_hash(self, token_hash: str) -> tuple[PlayerRow, float] | None:
+        """The player a token belongs to and when the token was last renewed; ``None``: unknown or revoked."""
+
+    @abstractmethod
+    async def add_token(self, token_hash: str, player_id: str, at: float) -> None: ...
+
+    @abstractmethod
+    async def renew_token(self, token_hash: str, at: float) -> None: ...
+
+    @abstractmethod
+    async def revoke_token(self, token_hash: str) -> int:
+        """Delete one token; return how many rows went (0 or 1)."""
+
+    @abstractmethod
+    async def revoke_tokens(self, player_id: str) -> int:
+        """Delete every token of a player; return how many."""
+
+    @abstractmethod
+    async def purge_tokens(self, used_before: float) -> int:
+        """Delete the tokens last renewed before ``used_before`` (expired); return how many."""
 
     @abstractmethod
     async def get_player(self, player_id: str) -> PlayerRow | None: ...
@@ -151,7 +171,7 @@ class Storage(ABC):
     # games
     @abstractmethod
     async def finish_game(self, game: GameRow, updates: list[PlayerUpdate]) -> None:
-        """Store a finished game and the players' new stats in one transaction."""
+        """Store a finished game, the players' new stats and (rated games) their rating history, in one transaction."""
 
     @abstractmethod
     async def get_game(self, game_id: str) -> GameRow | None: ...

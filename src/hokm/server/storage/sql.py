@@ -12,16 +12,30 @@ import json
 import os
 from typing import Any
 
-from sqlalchemy import and_, delete, event, insert, select, update
+from sqlalchemy import and_, bindparam, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .base import EventRow, GameRow, PlayerRow, PlayerUpdate, Storage, StorageError, TableRow, TableUpdate
-from .metadata import game_players, games, metadata, players, table_events, table_members, tables
+from .group import Append, GroupCommit
+from .metadata import game_players, games, players, rating_history, table_events, table_members, tables, tokens
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+#: A table's latest event, for many tables at once (executemany).
+_BUMP = update(tables).where(tables.c.id == bindparam("b_id")).values(seq=bindparam("b_seq"),
+                                                                     updated_at=bindparam("b_at"))
+
+
+def _refusal(a: Append, e: BaseException) -> BaseException:
+    """What a single append that failed answers: a taken sequence number is a :class:`StorageError`."""
+    if isinstance(e, IntegrityError):
+        seq = a.events[0].seq if a.events else "?"
+        return StorageError(f"table {a.table_id}: event sequence {seq} is already taken")
+    return e
 
 
 def engine_options(url: str) -> dict[str, Any]:
@@ -46,6 +60,7 @@ class SqlStorage(Storage):
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine | None = None
+        self._appends = GroupCommit(self._write_appends, _refusal)
 
     async def init(self) -> None:
         if self.url.startswith("sqlite"):
@@ -61,11 +76,15 @@ class SqlStorage(Storage):
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
+        from ..migrations import upgrade_on
+
         async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+            # Kept or throw-away, new or from an older release: the versioned migrations make the schema.
+            await conn.run_sync(upgrade_on)
 
     async def close(self) -> None:
         if self.engine is not None:
+            await self._appends.drain()
             await self.engine.dispose()
 
     @property
@@ -78,15 +97,44 @@ class SqlStorage(Storage):
     async def create_player(self, row: PlayerRow) -> None:
         async with self._e.begin() as conn:
             await conn.execute(insert(players).values(**row.__dict__))
+            await conn.execute(insert(tokens).values(token_hash=row.token_hash, player_id=row.id,
+                                                     created_at=row.created_at, used_at=row.created_at))
 
     @staticmethod
     def _player(r: Any) -> PlayerRow:
         return PlayerRow(**dict(r._mapping))
 
-    async def player_by_token_hash(self, token_hash: str) -> PlayerRow | None:
+    async def player_by_token_hash(self, token_hash: str) -> tuple[PlayerRow, float] | None:
+        q = select(players, tokens.c.used_at).join(tokens, tokens.c.player_id == players.c.id).where(
+            tokens.c.token_hash == token_hash)
         async with self._e.connect() as conn:
-            r = (await conn.execute(select(players).where(players.c.token_hash == token_hash))).first()
-        return None if r is None else self._player(r)
+            r = (await conn.execute(q)).first()
+        if r is None:
+            return None
+        d = dict(r._mapping)
+        used = d.pop("used_at")
+        return PlayerRow(**d), used
+
+    async def add_token(self, token_hash: str, player_id: str, at: float) -> None:
+        async with self._e.begin() as conn:
+            await conn.execute(insert(tokens).values(token_hash=token_hash, player_id=player_id, created_at=at,
+                                                     used_at=at))
+
+    async def renew_token(self, token_hash: str, at: float) -> None:
+        async with self._e.begin() as conn:
+            await conn.execute(update(tokens).where(tokens.c.token_hash == token_hash).values(used_at=at))
+
+    async def revoke_token(self, token_hash: str) -> int:
+        async with self._e.begin() as conn:
+            return (await conn.execute(delete(tokens).where(tokens.c.token_hash == token_hash))).rowcount
+
+    async def revoke_tokens(self, player_id: str) -> int:
+        async with self._e.begin() as conn:
+            return (await conn.execute(delete(tokens).where(tokens.c.player_id == player_id))).rowcount
+
+    async def purge_tokens(self, used_before: float) -> int:
+        async with self._e.begin() as conn:
+            return (await conn.execute(delete(tokens).where(tokens.c.used_at < used_before))).rowcount
 
     async def get_player(self, player_id: str) -> PlayerRow | None:
         async with self._e.connect() as conn:
@@ -153,34 +201,48 @@ class SqlStorage(Storage):
     async def append_events(self, table_id: str, events: list[EventRow], update_: TableUpdate | None = None) -> None:
         if not events and update_ is None:
             return
-        try:
-            async with self._e.begin() as conn:
-                await self._guard(conn, table_id)
-                if events:
-                    await conn.execute(insert(table_events), [
-                        {"table_id": table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
-                        for e in events])
-                values: dict[str, Any] = {}
-                if events:
-                    values["seq"] = events[-1].seq
-                    values["updated_at"] = events[-1].at
-                if update_ is not None:
-                    if update_.status is not None:
-                        values["status"] = update_.status
-                    if update_.game_id is not None:
-                        values["game_id"] = update_.game_id
-                    if update_.seats is not None:
-                        values["seats"] = _dumps(update_.seats)
-                        await self._set_members(conn, table_id, update_.seats)
-                if values:
-                    await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
-        except IntegrityError as e:
-            raise StorageError(f"table {table_id}: event sequence {events[0].seq if events else '?'} "
-                               "is already taken") from e
+        await self._appends.append(table_id, events, update_)
 
-    async def _guard(self, conn: Any, table_id: str) -> None:
+    async def _write_appends(self, group: list[Append]) -> dict[int, BaseException]:
+        """One transaction for a group of appends (:class:`~.group.GroupCommit`); the refused ones by index."""
+        async with self._e.begin() as conn:
+            refused = await self._guard(conn, sorted({a.table_id for a in group}))
+            kept = [a for a in group if a.table_id not in refused]
+            rows = [{"table_id": a.table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
+                    for a in kept for e in a.events]
+            if rows:
+                await conn.execute(insert(table_events), rows)
+            # The common case, a table's latest seq and time, in one statement for the whole group.
+            bumps = [{"b_id": a.table_id, "b_seq": a.events[-1].seq, "b_at": a.events[-1].at}
+                     for a in kept if a.events and a.update is None]
+            if bumps:
+                await conn.execute(_BUMP, bumps)
+            for a in kept:
+                if a.update is not None:
+                    await self._update_table(conn, a)
+        return {i: refused[a.table_id] for i, a in enumerate(group) if a.table_id in refused}
+
+    async def _update_table(self, conn: Any, a: Append) -> None:
+        values: dict[str, Any] = {}
+        if a.events:
+            values["seq"] = a.events[-1].seq
+            values["updated_at"] = a.events[-1].at
+        u = a.update
+        assert u is not None
+        if u.status is not None:
+            values["status"] = u.status
+        if u.game_id is not None:
+            values["game_id"] = u.game_id
+        if u.seats is not None:
+            values["seats"] = _dumps(u.seats)
+            await self._set_members(conn, a.table_id, u.seats)
+        if values:
+            await conn.execute(update(tables).where(tables.c.id == a.table_id).values(**values))
+
+    async def _guard(self, conn: Any, table_ids: list[str]) -> dict[str, BaseException]:
         """Hook inside the append transaction: table-ownership fencing (``hokm.server.cluster``) refuses
-        there a write from a node that no longer owns the table. One process owns every table: nothing."""
+        there the writes of a node that no longer owns a table (by table id). One process owns every table."""
+        return {}
 
     async def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[EventRow]:
         q = select(table_events).where(and_(table_events.c.table_id == table_id, table_events.c.seq > after)
@@ -213,6 +275,10 @@ class SqlStorage(Storage):
                 if u.rating is not None:
                     vals.update(mu=u.rating[0], sigma=u.rating[1], rated_games=players.c.rated_games + 1)
                 await conn.execute(update(players).where(players.c.id == u.player_id).values(**vals))
+            history = [{"player_id": u.player_id, "game_id": game.id, "mu": u.rating[0], "sigma": u.rating[1],
+                        "at": game.ended_at} for u in updates if u.rating is not None]
+            if history:
+                await conn.execute(insert(rating_history), history)
 
     async def get_game(self, game_id: str) -> GameRow | None:
         async with self._e.connect() as conn:

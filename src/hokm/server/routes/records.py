@@ -1,0 +1,107 @@
+"""Finished games: lists, summaries, records and replays for their players, and checking a record."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ...records import replay_frames
+from ...verification import check_record
+from ..cpu import Busy
+from ..errors import ApiError
+from ..limits import check_all
+from ..storage import GameRow
+from .common import address_of, endpoint, limit_of, me, raw_body, services
+
+MAX_RECORD_BODY = 2 * 1024 * 1024
+
+
+@endpoint
+async def games(request: Request) -> Any:
+    await me(request)
+    rows = await services(request).storage.recent_games(limit_of(request))
+    return {"games": [g.summary() for g in rows]}
+
+
+@endpoint
+async def my_games(request: Request) -> Any:
+    p = await me(request)
+    rows = await services(request).storage.recent_games(limit_of(request), player_id=p.id)
+    return {"games": [g.summary() for g in rows]}
+
+
+@endpoint
+async def game(request: Request) -> Any:
+    await me(request)
+    row = await services(request).storage.get_game(request.path_params["game_id"][:64])
+    if row is None:
+        raise ApiError("not_found", "no such game (a game in progress has no summary yet)")
+    return row.summary()
+
+
+async def finished_game(request: Request, what: str = "record") -> GameRow:
+    """The stored game behind a record, replay or analysis request, for one of its players only."""
+    p = await me(request)
+    s = services(request)
+    gid = request.path_params["game_id"][:64]
+    row = await s.storage.get_game(gid)
+    if row is None:
+        if s.lobby.in_progress(gid):
+            raise ApiError("game_in_progress", f"the {what} is available once the game is over")
+        raise ApiError("not_found", "no finished game has this id")
+    if p.id not in row.player_ids:
+        raise ApiError("forbidden", f"only the players of a game may see its {what}")
+    return row
+
+
+@endpoint
+async def record(request: Request) -> Any:
+    row = await finished_game(request)
+    gid = request.path_params["game_id"][:64]
+    return Response(row.record, media_type="application/json",
+                    headers={"content-disposition": f'attachment; filename="hokm-{gid}.json"'})
+
+
+@endpoint
+async def replay(request: Request) -> Any:
+    row = await finished_game(request)
+    # Which seats the computer played: the record names them in English ("easy bot"); the page names them itself.
+    return {"record": json.loads(row.record), "frames": replay_frames(row.record),
+            "bots": [not pid for pid in row.player_ids]}
+
+
+@endpoint
+async def verify(request: Request) -> Any:
+    p = await me(request)
+    s = services(request)
+    check_all((s.limits["address_verify"], address_of(request)), (s.limits["verify"], p.id))
+    raw = await raw_body(request, MAX_RECORD_BODY, "bad_record", f"a record larger than {MAX_RECORD_BODY} bytes is refused")
+    try:
+        result = await s.cpu.run(check_record, raw)
+    except Busy as e:
+        raise ApiError("busy", str(e)) from None
+    if result["stage"] in ("json", "record"):
+        raise ApiError("too_deep" if result["code"] == "too_deep" else "bad_record", result["message"])
+    sig = result["signature"]
+    sig["this_server"] = sig["status"] == "signed" and sig["public_key"] == s.signer.public_key
+    if sig["status"] == "signed" and not sig["this_server"]:
+        sig["message"] += ", not by this server"
+        result["message"] += ", not by this server"
+    elif sig["status"] == "unsigned":
+        sig["message"] = "the record is not signed: nothing shows that this server dealt it"
+        result["message"] = result["message"].rsplit("; ", 1)[0] + "; " + sig["message"]
+    return result
+
+
+routes = [
+    Route("/api/me/games", my_games),
+    Route("/api/games", games),
+    Route("/api/games/{game_id}", game),
+    Route("/api/games/{game_id}/record", record),
+    Route("/api/games/{game_id}/replay", replay),
+    Route("/api/verify", verify, methods=["POST"]),
+]

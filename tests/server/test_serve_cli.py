@@ -1,0 +1,98 @@
+"""``hokm serve`` refuses bad settings in one line of words, before it starts, never with a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def serve(*args: str, tmp: Path, env_vars: dict[str, str] | None = None) -> tuple[int, list[str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOKM_")}
+    env["HOKM_DATA_DIR"] = str(tmp / "data")
+    env |= env_vars or {}
+    out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--log-level", "warning",
+                          *args], capture_output=True, text=True, timeout=240, env=env)
+    assert "Traceback" not in out.stderr + out.stdout, out.stderr
+    assert "hokm server ready" not in out.stdout
+    # Leave out the progress lines of a first run (compiling the search kernels): the error is the rest.
+    lines = [ln for ln in out.stderr.splitlines()
+             if not ln.startswith(("hokm serve: preparing", "hokm serve: the computer players", "  "))]
+    return out.returncode, lines
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--data-dir", "/proc/hokm-no-such-folder"), "data folder /proc/hokm-no-such-folder"),
+    (("--database-url", "junk"), "--database-url"),
+    (("--database-url", "nosuchdb://x"), "--database-url"),
+    (("--default-bot", "nosuch"), "unknown bot level 'nosuch'"),
+    (("--hand-pause", "-1"), "--hand-pause"),
+    (("--absent-grace", "-0.5"), "--absent-grace"),
+])
+def test_a_bad_setting_is_one_line_and_a_nonzero_exit(args: tuple[str, ...], words: str, tmp_path: Path) -> None:
+    rc, lines = serve(*args, tmp=tmp_path)
+    assert rc != 0
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("hokm serve: ") and words in lines[0]
+
+
+@pytest.mark.parametrize("args, words", [
+    # a folder that exists and that root may "access", where no file can be made
+    (("--data-dir", "/proc"), "cannot write to the data folder /proc"),
+    # a database that can be named but not opened: refused before the server starts, not by its start-up hook
+    (("--database-url", "sqlite+aiosqlite:////proc/x/db.sqlite"), "cannot open --database-url"),
+    (("--database-url", "postgresql+asyncpg://postgres@127.0.0.1:1/x"), "cannot open --database-url"),
+])
+def test_storage_that_cannot_be_opened_is_one_line(args: tuple[str, ...], words: str, tmp_path: Path) -> None:
+    rc, lines = serve(*args, tmp=tmp_path)
+    assert rc != 0
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("hokm serve: ") and words in lines[0], lines
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-3"])
+def test_a_bad_bot_timeout_in_the_environment_is_one_line(value: str, tmp_path: Path) -> None:
+    rc, lines = serve(tmp=tmp_path, env_vars={"HOKM_BOT_TIMEOUT": value})
+    assert rc != 0
+    assert lines == [f"hokm serve: HOKM_BOT_TIMEOUT={value!r}: must be a number of seconds more than 0"]
+
+
+def test_a_cold_cache_shows_progress_at_once_and_before_the_address(tmp_path: Path) -> None:
+    """With an empty Numba cache the first stderr line says what is happening, and the address waits."""
+    import select
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOKM_")}
+    env |= {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "HOKM_DATA_DIR": str(tmp_path / "data")}
+    start = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--log-level", "warning"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert proc.stderr is not None and proc.stdout is not None
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready, "nothing said within 60 s"
+        first = proc.stderr.readline().decode()
+        took = time.monotonic() - start
+        assert first.startswith("hokm serve: preparing the computer players (first run only)"), first
+        assert took < 30, took  # about a second on an idle machine (docs/performance.md)
+        ready, _, _ = select.select([proc.stdout], [], [], 0)
+        assert not ready, "the address came before the kernels were ready"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        proc.stdout.close() if proc.stdout else None
+        proc.stderr.close() if proc.stderr else None
+
+
+def test_a_warm_cache_starts_without_a_word_of_preparation(tmp_path: Path) -> None:
+    from .harness import ServerProcess
+
+    server = ServerProcess(tmp_path).start()
+    server.stop()
+    assert "preparing the computer players" not in server.log()
