@@ -28,6 +28,10 @@ def _no_leftover_processes():
             proc.wait()
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 PROMPT = re.compile(r"(Trump|Discard (\d) cards|Keep it or pass it\? \[k/p\]|Your card) > $")
 
 
@@ -36,9 +40,11 @@ class Player:
 
     def __init__(self, *args: str) -> None:
         env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONUNBUFFERED="1")
+        # Ctrl-C in the child as at a terminal, even when this process was started with SIGINT
+        # ignored (a background job, some CI runners): an ignored signal is inherited.
         self.proc = subprocess.Popen([sys.executable, "-m", "hokm.cli.main", "play", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env)
+                                     env=env, preexec_fn=_default_sigint)
         _RUNNING.append(self.proc)
         self.out = b""
 
@@ -123,6 +129,18 @@ def test_ctrl_c_leaves_cleanly_with_130() -> None:
     assert "Traceback" not in out + err and "Interrupted" in out
 
 
+def test_ctrl_c_works_when_the_tests_run_with_sigint_ignored() -> None:
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        player = Player("--bots", "random", "--seed", "1")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert player.until_prompt() is not None
+    player.proc.send_signal(signal.SIGINT)
+    rc, out, err = player.finish()
+    assert rc == 130 and "Interrupted" in out
+
+
 def test_end_of_input_leaves_with_0_and_saves_the_game_so_far(tmp_path: Path) -> None:
     save = tmp_path / "partial.json"
     player = Player("--players", "3", "--bots", "random", "--seed", "2", "--save", str(save))
@@ -147,8 +165,9 @@ def test_unknown_bot_lists_the_known_ones() -> None:
 
 
 def test_a_bot_that_sees_every_card_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    from hokm.bots.base import OmniscientBot, register_bot
+    from hokm.bots.base import OmniscientBot
     from hokm.cli.main import main
+    from hokm.players import register_bot
 
     class Peeker(OmniscientBot):
         name = "peeker"
@@ -166,6 +185,9 @@ def test_bad_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["play", "--name", "  "]) == 2
     assert "--name" in capsys.readouterr().err
+    for blank in ("\u2800", "\u3164", "\u0301", "Ѕara"):  # blank-looking, or a Cyrillic lookalike
+        assert main(["play", "--name", blank]) == 2
+        assert "--name" in capsys.readouterr().err
 
 
 def test_search_bots_get_the_workers_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,3 +201,28 @@ def test_search_bots_get_the_workers_asked_for(capsys: pytest.CaptureFixture[str
     assert {getattr(b, "config", None) for b in _make_bots("heuristic", 4, 1, workers=2).values()} == {None}
     assert main(["play", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["missing-folder/game.json", "."])
+def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path, where: str) -> None:
+    target = tmp_path / where
+    out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "play", "--bots", "random", "--seed", "1",
+                          "--save", str(target)], input="", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith(f"hokm play: cannot save to {target}")
+    assert "Hâkem" not in out.stdout  # no game was dealt
+
+
+def test_a_first_run_says_it_is_preparing_before_the_game(tmp_path: Path) -> None:
+    """With an empty Numba cache the first thing on stderr is the preparation, before any deal."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), TERM="dumb", PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "hokm.cli.main", "play", "--bots", "random", "--seed", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    _RUNNING.append(proc)
+    assert proc.stderr is not None and proc.stdout is not None
+    ready, _, _ = select.select([proc.stderr], [], [], 60)
+    assert ready, "nothing said within 60 s"
+    line = proc.stderr.readline().decode()
+    assert line.startswith("hokm play: preparing the computer players (first run only)"), line
+    ready, _, _ = select.select([proc.stdout], [], [], 0)
+    assert not ready, "the game began before the computer players were ready"

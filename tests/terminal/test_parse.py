@@ -7,7 +7,14 @@ import pytest
 from hokm.cards import Card, Suit, parse_cards
 from hokm.engine import KEEP, PASS, TRUMPS, Discard, Game, IllegalActionError, Play, Rules
 from hokm.terminal.parse import (
-    Command, InputError, explain, parse_card_text, parse_discard, parse_draw, parse_play, parse_trump,
+    Command,
+    InputError,
+    explain,
+    parse_card_text,
+    parse_discard,
+    parse_draw,
+    parse_play,
+    parse_trump,
 )
 
 SHOWN = parse_cards("AH 7H 2S")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from rich.console import Console
 
-from hokm.bots import make_bot
 from hokm.cards import Suit
-from hokm.engine import ChooseTrump, Game, Phase, Play, Rules
+from hokm.engine import ChooseTrump, Game, Play, Rules
+from hokm.players import make_bot
 from hokm.records import dumps, load_record, record_from_game
 from hokm.terminal import PlaySession, QuitGame, seat_names
 

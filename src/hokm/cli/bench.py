@@ -7,7 +7,8 @@ import argparse
 import importlib
 
 HELP = "measure engine, solver or search speed side by side with reference implementations"
-TARGETS = {"engine": "hokm.bench.engine", "solver": "hokm.bench.solver", "search": "hokm.bench.search"}
+TARGETS = {"engine": "hokm.bench.engine", "solver": "hokm.bench.solver", "search": "hokm.bench.search",
+           "verify": "hokm.bench.verify", "startup": "hokm.bench.startup", "analyse": "hokm.bench.analyse"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,7 @@
 """``hokm loadtest``: play many tables over real WebSockets and report rate, latency and the echo floor.
 
 Either point it at running nodes (``--url``, repeatable: the players of each table are spread over
-them; ``--pid`` names the server processes whose CPU and memory to sample), or let it start
+them, or with ``--route owner`` all sent to the node that made the table and owns it; ``--pid`` names the server processes whose CPU and memory to sample), or let it start
 ``--spawn N`` local nodes itself (N > 1 needs ``--redis-url``; ``--database-url`` picks the
 database, default SQLite in a temporary folder).
 """
@@ -34,11 +34,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect-rate", type=float, default=200.0, metavar="N",
                         help="WebSockets opened per second before measuring (default 200)")
     parser.add_argument("--logs", default=None, metavar="DIR", help="with --spawn: keep the nodes' logs in DIR")
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="sample the server processes with py-spy over the measured window: DIR/<node>.txt "
+                             "(collapsed stacks) and a summary of where their time goes (needs py-spy, in the "
+                             "dev extra, and permission to trace the processes)")
+    parser.add_argument("--route", choices=("spread", "owner"), default="spread",
+                        help="with several nodes: spread each table's players over them (default), or send them "
+                        "all to the node that made and owns the table, as a balancer that prefers owners does")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo-server floor")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    from .extras import LOADTEST, missing
+
+    problem = missing(LOADTEST)
+    if problem:
+        print(f"hokm loadtest: {problem}", file=sys.stderr)
+        return 2
     from ..loadtest.nodes import start_cluster
     from ..loadtest.run import Options, format_report
     from ..loadtest.run import run as run_load
@@ -49,11 +62,18 @@ def run(args: argparse.Namespace) -> int:
     if not args.url and not args.spawn:
         print("hokm loadtest: give --url (running nodes) or --spawn N", file=sys.stderr)
         return 2
+    if args.profile and not (args.spawn or args.pid):
+        print("hokm loadtest: --profile needs the server processes: --spawn N or --pid", file=sys.stderr)
+        return 2
     if args.spawn > 1 and not args.redis_url:
         print("hokm loadtest: several nodes need --redis-url", file=sys.stderr)
         return 2
     cluster = None
     urls, pids = list(args.url), list(args.pid)
+    names = [f"pid {p}" for p in pids]
+    profile_dir = Path(args.profile) if args.profile else None
+    if profile_dir is not None:
+        profile_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="hokm-load-") as tmp_dir:
         tmp = args.logs or tmp_dir
         if args.spawn:
@@ -69,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
                 return 1
             urls += cluster.urls
             pids += [n.pid for n in cluster.nodes]
+            names += [n.name for n in cluster.nodes]
         opts = Options(urls=urls, tables=args.tables, think_ms=args.think, duration=args.duration, pids=pids,
-                       warmup=args.warmup, echo=not args.no_echo, connect_rate=args.connect_rate)
+                       names=names, profile_dir=profile_dir,
+                       warmup=args.warmup, echo=not args.no_echo, connect_rate=args.connect_rate,
+                       route=args.route)
         try:
             report = asyncio.run(run_load(opts))
         except RuntimeError as e:
@@ -82,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
                 if args.redis_url:
                     _forget(args.redis_url, env["HOKM_REDIS_PREFIX"])
     print(json.dumps(report, indent=1) if args.json else format_report(report))
+    if profile_dir is not None:
+        from ..loadtest.profile import format_profiles
+
+        print(format_profiles(report["game"].get("profiles", {})), file=sys.stderr)
     return 0
 
 

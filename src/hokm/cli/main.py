@@ -19,6 +19,8 @@ COMMANDS: dict[str, str] = {
     "serve": "hokm.cli.serve",
     "verify": "hokm.cli.verify",
     "loadtest": "hokm.cli.loadtest",
+    "analyse": "hokm.cli.analyse",
+    "prepare": "hokm.cli.prepare",
 }
 
 

@@ -1,6 +1,6 @@
 """``hokm play``: a whole game against bots in the terminal; you sit at seat 0.
 
-Bots are built by name (:func:`hokm.bots.make_bot`) and see only their own seat's view. With
+Bots are built by name (:func:`hokm.players.make_bot`) and see only their own seat's view. With
 ``--seed`` the ace draw, every deal and the bots' choices are reproducible; without it the deals
 come from ``secrets``. The game can be saved as a ``hokm/1`` record (``--save FILE``, written at
 the end or when you leave; or, at an interactive terminal, by answering the question at the end).
@@ -17,8 +17,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from ..bots.base import Bot, OmniscientBot, available_bots, make_bot
+from ..bots.base import Bot, OmniscientBot
 from ..engine import Game, Rules
+from ..names import NameError_, clean_name
+from ..players import available_bots, make_bot
 from ..terminal import PlaySession, QuitGame, SessionError, seat_names
 
 HELP = "play a game against bots in the terminal"
@@ -64,6 +66,31 @@ def default_workers() -> int:
     return min(2, max(1, cores))
 
 
+def save_problem(path: str) -> str | None:
+    """Why a record could not be written to ``path``, or ``None``; checked before the game starts.
+
+    The check writes: it opens an existing file for appending (changing nothing) or creates and
+    removes a scratch file beside the record, since permission bits alone do not tell.
+    """
+    import tempfile
+
+    target = Path(path)
+    if target.is_dir():
+        return "it is a folder"
+    if not target.parent.is_dir():
+        return f"the folder {target.parent} does not exist"
+    try:
+        if target.exists():
+            with open(target, "a", encoding="utf-8"):
+                pass
+        else:
+            with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".hokm-save-check-"):
+                pass
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
 def save_record(game: Game, names: list[str], path: str, console: Console) -> bool:
     """Write the game (finished or not) as a record; say where, or why it failed."""
     from ..records import dumps, record_from_game
@@ -90,12 +117,23 @@ def _offer_save(game: Game, names: list[str], console: Console) -> None:
 
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
-    if not args.name.strip() or len(args.name) > 40:
-        print("hokm play: --name must be 1 to 40 characters", file=sys.stderr)
+    try:
+        name = clean_name(args.name)
+    except NameError_ as e:
+        print(f"hokm play: --name: {e.message}", file=sys.stderr)
         return 2
     if args.workers is not None and args.workers < 1:
         print(f"hokm play: --workers must be at least 1, not {args.workers}", file=sys.stderr)
         return 2
+    if args.save:
+        problem = save_problem(args.save)
+        if problem:
+            print(f"hokm play: cannot save to {args.save}: {problem}", file=sys.stderr)
+            return 2
+    from ..search.prepare import prepare
+
+    # The bots are built on the search kernels: compiling them on a first run is shown, not silent.
+    prepare(lambda line: print(f"hokm play: {line}", file=sys.stderr, flush=True))
     try:
         bots = _make_bots(args.bots, args.players, args.seed,
                           default_workers() if args.workers is None else args.workers)
@@ -105,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     delay = args.delay if args.delay is not None else (0.6 if interactive else 0.0)
-    display = seat_names(args.players, args.name.strip())
+    display = seat_names(args.players, name)
     record_names = [display[0], *(f"{display[s]} ({args.bots})" for s in range(1, args.players))]
     game = Game.new(Rules(players=args.players), seed=args.seed, deal=False)
     session = PlaySession(game, bots, display, console, lambda prompt: console.input(Text(prompt, style="bold")),

@@ -40,7 +40,11 @@ def summarise_file(path: str) -> dict[str, Any]:
 
 
 def _side_name(players: int, side: int) -> str:
-    return f"team {side} (seats {side} and {side + 2})" if players == 4 else f"seat {side}"
+    from ..rules import Rules
+
+    if players != 4:
+        return f"seat {side}"
+    return f"team {side} (seats {' and '.join(str(s) for s in Rules(players=4).seats_of(side))})"
 
 
 def _print_human(console: Any, path: str, summary: dict[str, Any]) -> None:

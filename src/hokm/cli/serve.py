@@ -8,7 +8,15 @@ command needs nothing else installed.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import socket
 import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..server.config import ServerConfig
 
 HELP = "run the game server (HTTP + WebSocket API, web table)"
 
@@ -38,12 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lease-ttl", type=float, default=None,
                         help="seconds before a dead node's tables may be taken over (default 5)")
     parser.add_argument("--log-json", action="store_true", default=None, help="one JSON object per log line")
+    parser.add_argument("--signing-key-file", default=None, metavar="PEM",
+                        help="Ed25519 private key that signs records (default <data-dir>/signing-key.pem, made once)")
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from ..server.app import create_app
+    from ..bots.external import default_timeout
     from ..server.config import ServerConfig
 
     try:
@@ -53,36 +61,120 @@ def run(args: argparse.Namespace) -> int:
             bot_delay=tuple(args.bot_delay) if args.bot_delay else None, hand_pause=args.hand_pause,
             queue_wait=args.queue_wait, absent_grace=args.absent_grace, reclaim_window=args.reclaim_window,
             default_bot=args.default_bot, redis_url=args.redis_url, redis_prefix=args.redis_prefix,
-            node_id=args.node_id, lease_ttl=args.lease_ttl, log_json=args.log_json)
+            node_id=args.node_id, lease_ttl=args.lease_ttl, log_json=args.log_json,
+            signing_key_file=args.signing_key_file)
+        # The players' own setting, in the same environment: refused like the server's, not ignored.
+        default_timeout()
     except (TypeError, ValueError) as e:
         print(f"hokm serve: {e}", file=sys.stderr)
         return 2
+    problem = check_storage(config)
+    if problem:
+        print(f"hokm serve: {problem}", file=sys.stderr)
+        return 2
+    from ..search.prepare import prepare
+
+    # Before the address is printed: the first game must not wait on compiling the search kernels.
+    prepare(lambda line: print(f"hokm serve: {line}", file=sys.stderr, flush=True))
+    import uvicorn
+
+    from ..server.app import create_app
     from ..server.ops import setup_logging
 
     setup_logging(args.log_level, json_lines=config.log_json)
-    app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port, ws_max_size=64 * 1024,
-                                           log_level=args.log_level, lifespan="on", log_config=None,
-                                           timeout_graceful_shutdown=10))
+    from ..signing import SigningError
 
-    original_startup = server.startup
+    try:
+        app = create_app(config)
+    except SigningError as e:
+        print(f"hokm serve: signing key: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # an unknown --default-bot
+        print(f"hokm serve: {e}", file=sys.stderr)
+        return 2
 
-    async def startup(sockets=None) -> None:  # type: ignore[no-untyped-def]
-        await original_startup(sockets)
-        for s in server.servers:
-            for sock in s.sockets:
-                host, port = sock.getsockname()[:2]
-                shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-                print(f"hokm server ready: http://{shown}:{port}/  (data: {config.db_url})", flush=True)
-                return
+    class Server(uvicorn.Server):
+        """uvicorn's server, printing the address it listens on once it does."""
 
-    server.startup = startup  # type: ignore[method-assign]
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            for s in self.servers:
+                for sock in s.sockets:
+                    host, port = sock.getsockname()[:2]
+                    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+                    print(f"hokm server ready: http://{shown}:{port}/  (data: {config.db_url})", flush=True)
+                    return
+
+    server = Server(uvicorn.Config(app, host=config.host, port=config.port, ws_max_size=64 * 1024,
+                                   ws_per_message_deflate=config.ws_compression,
+                                   log_level=args.log_level, lifespan="on", log_config=None,
+                                   timeout_graceful_shutdown=10))
     from ..server.ops import GcPolicy
 
-    gc_policy = GcPolicy()  # short garbage-collection pauses with thousands of tables (docs/performance.md)
+    # Short garbage-collection pauses with thousands of tables, and what closed connections leave freed
+    # (docs/performance.md).
+    metrics = app.state.metrics
+    gc_policy = GcPolicy(closed=lambda: metrics.closed_count)
     gc_policy.start()
     try:
         server.run()
     finally:
         gc_policy.stop()
     return 0
+
+
+def check_storage(config: ServerConfig, timeout: float = 20.0) -> str | None:
+    """Why the database cannot be used, in one line, or ``None``: checked before the server starts.
+
+    The data folder is tried by making a file in it (``os.access`` answers yes to root even where
+    nothing can be written, as in ``/proc``), and the database by opening a connection to it, as
+    the server's storage would at start-up: a failure there would otherwise end the server with
+    a traceback from its start-up hook.
+    """
+    if not config.database_url:
+        folder = Path(config.data_dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError as e:
+            return f"cannot write to the data folder {folder}: {e.strerror or e}"
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    # The URL may hold a password: it is never repeated in a message.
+    named = "--database-url" if config.database_url else "the database"
+    try:  # parses the URL and loads its driver; connects to nothing
+        create_async_engine(config.db_url).sync_engine.dispose()
+    except (SQLAlchemyError, ImportError, ValueError) as e:
+        return f"cannot use {named} (it may hold a password, so it is not repeated here): {_first_line(e)}"
+    try:
+        asyncio.run(asyncio.wait_for(_open_database(config.db_url), timeout))
+    except TimeoutError:
+        return f"cannot open {named}: no answer within {timeout:.0f} s"
+    except Exception as e:  # noqa: BLE001 - whatever the driver raises, said in one line
+        return f"cannot open {named}: {_first_line(e)}"
+    return None
+
+
+async def _open_database(url: str) -> None:
+    """Connect to the database at ``url`` once and ask it for nothing (its folder made first for
+    SQLite, as the storage makes it)."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+    finally:
+        await engine.dispose()
+
+
+def _first_line(e: BaseException) -> str:
+    """The first line of an error's message (SQLAlchemy adds the statement and a link below it)."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

@@ -83,7 +83,7 @@ async def setup_table(client: httpx.AsyncClient, urls: list[str], index: int, pl
                        tokens[0])
     tid = info["table_id"]
     for s in range(1, players):
-        await _post(client, at(s) + f"/api/tables/{tid}/sit", {"seat": s}, tokens[s])
+        await _post(client, at(s) + f"/api/tables/{tid}/sit", {"seat": s, "code": info["code"]}, tokens[s])
     await _post(client, at(0) + f"/api/tables/{tid}/start", {}, tokens[0])
     return tid, tokens
 
@@ -114,7 +114,7 @@ class Seat:
                     await ws.send(json.dumps({"type": "join", "table": self.table_id,
                                               "last_seq": self.seq or None}))
                     await self._listen(ws, stop)
-            except (ConnectionClosed, OSError, InvalidHandshake, InvalidStatus, asyncio.TimeoutError):
+            except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake, InvalidStatus):
                 pass
             finally:
                 self.ws = None

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from websockets.asyncio.server import serve
+from websockets.asyncio.server import ServerConnection, serve
 
 
-async def _echo(ws) -> None:  # type: ignore[no-untyped-def]
+async def _echo(ws: ServerConnection) -> None:
     async for message in ws:
         await ws.send(message)
 

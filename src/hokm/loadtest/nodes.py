@@ -1,6 +1,7 @@
 """Start and stop game server nodes (``hokm serve`` processes) for load runs and failure tests.
 
-Each node is a real process on a free port, logging to a file in its own folder; with several
+Each node is a real process on a free port, logging to a file in its own folder, that ends when
+the process that started it ends (:func:`hokm.procs.child_dies_with_parent`); with several
 nodes they share the database URL and Redis (``HOKM_REDIS_URL``) under one key prefix, so
 concurrent runs on one Redis do not meet.
 """
@@ -15,6 +16,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..procs import child_dies_with_parent
 
 READY = re.compile(r"hokm server ready: (http://\S+?)/?\s")
 
@@ -61,14 +64,24 @@ class Cluster:
             n.terminate()
 
 
+#: A load test makes every guest and table from one address, at many times a real player's pace:
+#: the per-address and per-account limits are lifted for it (the table count limit stays).
+LOAD_LIMITS = {"HOKM_GUEST_RATE": "100000", "HOKM_GUEST_BURST": "100000", "HOKM_TABLE_RATE": "100000",
+               "HOKM_TABLE_BURST": "100000", "HOKM_ADDRESS_TABLE_RATE": "100000",
+               "HOKM_ADDRESS_TABLE_BURST": "100000", "HOKM_MAX_WAITING_PER_ADDRESS": "100000",
+               "HOKM_MAX_CONNECTIONS_PER_ADDRESS": "1000000"}
+
+
 def start_node(name: str, folder: Path, env: dict[str, str], timeout: float = 60) -> Node:
     """Start one node on a free port and wait until it prints its address."""
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / f"{name}.log"
-    full = dict(os.environ) | {"HOKM_DATA_DIR": str(folder / "data"), "HOKM_NODE_ID": name} | env
+    full = dict(os.environ) | {"HOKM_DATA_DIR": str(folder / "data"), "HOKM_NODE_ID": name} | LOAD_LIMITS | env
     with open(log, "wb") as out:
+        # A node ends with the run that started it, even one killed with -9 (its bot workers end with it).
         proc = subprocess.Popen([sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--host", "127.0.0.1",
-                                 "--log-level", "warning"], stdout=out, stderr=subprocess.STDOUT, env=full)
+                                 "--log-level", "warning"], stdout=out, stderr=subprocess.STDOUT, env=full,
+                                preexec_fn=child_dies_with_parent())
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         m = READY.search(log.read_text(errors="replace"))

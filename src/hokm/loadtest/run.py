@@ -2,24 +2,29 @@
 
 The report gives the sustained action rate, the latency of actions (p50/p95/p99, from the frame
 sent to its event received), errors by code, reconnects, the server processes' CPU and memory
-(psutil, sampled every second while measuring), and the same latency measured against a bare
-echo server with the same number of connections, pace and frame size, with the ratio.
+(psutil, sampled every second while measuring), the servers' CPU time per acknowledged action
+(each process's own user and system seconds, read at the start and the end of the measured
+window, per node and in all), and the same latency measured against a bare echo server with the
+same number of connections, pace and frame size, with the ratio.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import psutil
 
+from . import profile
 from .client import Seat, Tally, setup_table
 from .stats import summary_ms
 
@@ -34,10 +39,15 @@ class Options:
     duration: float = 30.0
     players: int = 4
     pids: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # one per pid: how the report names that node
+    profile_dir: Path | None = None  # sample the server processes with py-spy over the measured window
     warmup: float = 5.0
     echo: bool = True
     setup_concurrency: int = 32
     connect_rate: float = 200.0  # WebSockets opened per second: players arrive, they do not stampede
+    # "spread": a table's players over the nodes in turn; "owner": all on the node that made the table
+    # (and owns it), as a load balancer that prefers the owner sends them
+    route: str = "spread"
     seed: int = 1
 
 
@@ -46,15 +56,41 @@ def think_range(ms: float) -> tuple[float, float]:
     return (ms / 1000 * 2 / 3, ms / 1000 * 4 / 3)
 
 
-class Sampler:
-    """CPU and memory of the server processes, once a second."""
+def cpu_seconds(proc: psutil.Process) -> tuple[float, float]:
+    """User plus system CPU seconds of ``proc`` itself, and of its live child processes (bot workers)."""
+    t = proc.cpu_times()
+    children = 0.0
+    for c in proc.children(recursive=True):
+        try:
+            ct = c.cpu_times()
+        except psutil.Error:
+            continue
+        children += ct.user + ct.system
+    return t.user + t.system, children
 
-    def __init__(self, pids: list[int]) -> None:
+
+class Sampler:
+    """CPU and memory of the server processes, once a second, and their CPU time over the window."""
+
+    def __init__(self, pids: list[int], names: list[str] | None = None) -> None:
         self.procs = [psutil.Process(p) for p in pids]
+        self.names = list(names or []) + [f"pid {p}" for p in pids[len(names or []):]]
         self.cpu: list[float] = []
         self.rss: list[float] = []
         self.machine: list[float] = []
         self._task: asyncio.Task[None] | None = None
+        self._t0: float = 0.0
+        self._cpu0: list[tuple[float, float]] = []
+        self.window: dict[str, Any] = {}
+
+    def _cpu_now(self) -> list[tuple[float, float]]:
+        out = []
+        for p in self.procs:
+            try:
+                out.append(cpu_seconds(p))
+            except psutil.Error:
+                out.append((float("nan"), float("nan")))
+        return out
 
     async def _loop(self) -> None:
         for p in self.procs:
@@ -71,17 +107,44 @@ class Sampler:
 
     def start(self) -> None:
         if self.procs:
+            self._t0 = time.monotonic()
+            self._cpu0 = self._cpu_now()
             self._task = asyncio.ensure_future(self._loop())
 
     def stop(self) -> dict[str, Any]:
         if self._task is not None:
             self._task.cancel()
+            elapsed = time.monotonic() - self._t0
+            nodes = {}
+            for name, (own0, kids0), (own1, kids1) in zip(self.names, self._cpu0, self._cpu_now(), strict=True):
+                nodes[name] = {"cpu_s": round(own1 - own0, 3), "workers_cpu_s": round(max(0.0, kids1 - kids0), 3),
+                               "cpu_percent": round(100 * (own1 - own0) / elapsed, 1) if elapsed > 0 else None}
+            self.window = {"seconds": round(elapsed, 2), "nodes": nodes}
         if not self.cpu:
             return {"processes": len(self.procs), "cpu_percent_mean": None, "cpu_percent_max": None, "rss_mb_max": None}
         return {"processes": len(self.procs), "cpu_percent_mean": round(sum(self.cpu) / len(self.cpu), 1),
                 "cpu_percent_max": round(max(self.cpu), 1), "rss_mb_max": round(max(self.rss), 1),
                 "machine_cpu_percent_mean": round(sum(self.machine) / len(self.machine), 1),
                 "machine_cores": psutil.cpu_count()}
+
+
+def cpu_per_action(window: dict[str, Any], actions: int) -> dict[str, Any]:
+    """The servers' CPU milliseconds per acknowledged action, in all and node by node.
+
+    A node's figure is its own CPU time over the window divided by every action acknowledged in it
+    (in a cluster a node also works for actions that arrive through the others), so the nodes'
+    figures add up to the whole. Bot worker processes are counted apart (a load run's players are
+    all people; they stay near zero).
+    """
+    nodes = window.get("nodes", {})
+    if not nodes or actions <= 0:
+        return {"actions": actions, "ms_per_action": None, "nodes": {}}
+    total = sum(n["cpu_s"] for n in nodes.values())
+    workers = sum(n["workers_cpu_s"] for n in nodes.values())
+    return {"actions": actions, "window_s": window["seconds"], "cpu_s": round(total, 3),
+            "ms_per_action": round(1000 * total / actions, 4),
+            "workers_ms_per_action": round(1000 * workers / actions, 4),
+            "nodes": {name: n | {"ms_per_action": round(1000 * n["cpu_s"] / actions, 4)} for name, n in nodes.items()}}
 
 
 async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, Any]:
@@ -99,9 +162,21 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
         tables = await asyncio.gather(*(one(i) for i in range(opts.tables)))
     setup_s = time.monotonic() - t0
     stop = asyncio.Event()
-    seats = [Seat(tid, s, tok, opts.urls, i + s, think_range(opts.think_ms), tally, random.Random(rng.random()))
+
+    def urls_of(i: int) -> list[str]:  # the table was made on opts.urls[i % n] (setup_table), which owns it
+        return [opts.urls[i % len(opts.urls)]] if opts.route == "owner" else opts.urls
+
+    seats = [Seat(tid, s, tok, urls_of(i), 0 if opts.route == "owner" else i + s, think_range(opts.think_ms), tally,
+                  random.Random(rng.random()))
              for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
     tally.measuring = False
+    # The load tool's own garbage collections, left as they are, take much of its core with
+    # thousands of players (each one walking every player's objects): what setup made is frozen,
+    # and young objects are collected rarely (the players make few cycles).
+    gc.collect()
+    gc.freeze()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 1_000)
     r0 = time.monotonic()
     tasks = []
     for k, s in enumerate(seats):
@@ -110,21 +185,30 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     ramp_s = time.monotonic() - r0
     await asyncio.sleep(opts.warmup)
     tally.measuring = True
-    sampler = Sampler(opts.pids)
+    sampler = Sampler(opts.pids, opts.names)
+    recordings = []
+    if opts.profile_dir is not None:
+        recordings = await profile.start(opts.pids, sampler.names, opts.profile_dir, opts.duration)
+    acked0 = tally.accepted
     sampler.start()
     m0 = time.monotonic()
     await asyncio.sleep(opts.duration)
     tally.measuring = False
     elapsed = time.monotonic() - m0
     server = sampler.stop()
+    server["cpu_per_action"] = cpu_per_action(sampler.window, tally.accepted - acked0)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"tables": opts.tables, "connections": len(seats), "think_ms": opts.think_ms, "setup_s": round(setup_s, 1),
+    gc.set_threshold(*thresholds)
+    gc.unfreeze()
+    profiles = await profile.finish(recordings) if recordings else {}
+    return {"tables": opts.tables, "connections": len(seats), "think_ms": opts.think_ms, "route": opts.route,
+            "setup_s": round(setup_s, 1),
             "ramp_s": round(ramp_s, 1), "warmup_s": opts.warmup,
             "duration_s": round(elapsed, 1), "actions_sent": tally.sent, "actions_acked": tally.accepted,
             "actions_per_s": round(tally.accepted / elapsed, 1), "latency_ms": summary_ms(tally.latencies),
             "errors": dict(tally.errors), "reconnects": tally.reconnects, "games_over": tally.games_over,
-            "server": server}
+            "server": server} | ({"profiles": profiles} if profiles else {})
 
 
 async def echo_floor(connections: int, interval: tuple[float, float], duration: float, seed: int = 2) -> dict[str, Any]:
@@ -202,6 +286,11 @@ def format_report(r: dict[str, Any]) -> str:
         f"({s['processes']} processes); whole machine {s.get('machine_cpu_percent_mean')} % of "
         f"{s.get('machine_cores')} cores x 100",
     ]
+    cpa = s.get("cpu_per_action") or {}
+    if cpa.get("ms_per_action") is not None:
+        per_node = ", ".join(f"{name} {n['ms_per_action']} ms ({n['cpu_s']} s)" for name, n in cpa["nodes"].items())
+        lines.append(f"server CPU per acknowledged action: {cpa['ms_per_action']} ms ({cpa['cpu_s']} s over "
+                     f"{cpa['actions']} actions); by node: {per_node}; bot workers {cpa['workers_ms_per_action']} ms")
     if "echo" in r:
         e = r["echo"]
         el = e["latency_ms"]

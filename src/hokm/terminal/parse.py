@@ -9,11 +9,11 @@ message says what to type instead. Legality itself is always decided by the engi
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import Enum
-from typing import Sequence
 
 from ..cards import Card, Suit
-from ..engine import KEEP, PASS, TRUMPS, Action, ChooseTrump, Discard, Draw, IllegalActionError, Play
+from ..engine import KEEP, PASS, TRUMPS, Action, Discard, IllegalActionError, Play
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
@@ -122,18 +122,25 @@ def parse_draw(text: str) -> Action | Command:
 
 
 def explain(error: IllegalActionError, action: Action) -> str:
-    """The engine's reason, said to the person at the keyboard."""
+    """The engine's reason, said to the person at the keyboard (from the error's code and fields)."""
     code = error.code
-    if isinstance(action, Play):
-        if code == "not_in_hand":
-            return f"you don't hold {action.card}"
-        if code == "must_follow_suit":
-            led = re.search(r"follow (\w+)", error.message)
-            return f"you must follow {led.group(1) if led else 'the suit led'}"
-        if code == "wrong_phase":
-            return "it is not time to play a card"
-    if isinstance(action, Discard) and code == "bad_discard":
-        return re.sub(r"^seat \d+ ", "you ", error.message).replace("its own", "your own")
-    if isinstance(action, (ChooseTrump, Draw)) and code == "wrong_phase":
-        return "that answer does not fit this step"
-    return re.sub(r"\bseat \d+ (does|is)\b", r"you \1", error.message)
+    if code == "not_in_hand" and error.card is not None:
+        return f"you don't hold {error.card}"
+    if code == "must_follow_suit":
+        return f"you must follow {SUIT_WORDS[error.suit] if error.suit is not None else 'the suit led'}"
+    if code == "bad_discard":
+        if error.count is not None:
+            return f"you must discard exactly {error.count} cards"
+        return "you can only discard cards from your own hand"
+    if code == "wrong_phase":
+        return "it is not time to play a card" if isinstance(action, Play) else "that answer does not fit this step"
+    return _REASONS.get(code, "that move is not allowed now")
+
+
+#: What each remaining code means, in the second person.
+_REASONS = {
+    "not_your_turn": "it is not your turn",
+    "hand_over": "the hand is over; wait for the next deal",
+    "game_over": "the game is over",
+    "bad_action": "that is not a move",
+}

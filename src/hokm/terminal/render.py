@@ -8,7 +8,7 @@ number the player may type.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
@@ -34,7 +34,7 @@ def suit_text(suit: Suit | int) -> Text:
 def card_text(card: Card, style: str = "") -> Text:
     """``A♠`` with the suit's colour (and an extra style such as ``bold`` or ``dim``)."""
     style = " ".join(x for x in (suit_style(card.suit), style) if x and x != "default")
-    return Text(RANK_NAMES[card.rank] + card.suit.symbol, style=style or None)
+    return Text(RANK_NAMES[card.rank] + card.suit.symbol, style=style)
 
 
 def seat_names(players: int, human: str = "You") -> list[str]:
@@ -47,7 +47,8 @@ def side_name(view: SeatView, side: int, names: Sequence[str]) -> str:
     """A side as the person thinks of it: "Your team" / "Their team" with four players, else a name."""
     if view.players == 4:
         mine = view.side == side
-        return ("Your team" if mine else "Their team") + f" ({names[side]} & {names[side + 2]})"
+        pair = " & ".join(names[s] for s in view.rules.seats_of(side))
+        return ("Your team" if mine else "Their team") + f" ({pair})"
     return names[side]
 
 
@@ -81,7 +82,8 @@ def hand_lines(view: SeatView, numbered: Sequence[Card] = (), *, cards: Sequence
             else:
                 line.append_text(card_text(c))
             line.append("  ")
-        out.append_text(line.rstrip() or line)
+        line.rstrip()
+        out.append_text(line)
         out.append("\n")
     out.rstrip()
     return out

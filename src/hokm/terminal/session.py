@@ -13,7 +13,7 @@ leave cleanly. Typing ``q`` raises :class:`QuitGame`.
 from __future__ import annotations
 
 import time
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -22,13 +22,30 @@ from rich.text import Text
 from ..bots.base import Bot, BotFailure
 from ..cards import Card, Suit, sort_hand
 from ..engine import (
-    Action, ChooseTrump, Discard, Draw, Game, IllegalActionError, Phase, Play, SeatView,
+    Action,
+    ChooseTrump,
+    Discard,
+    Draw,
+    Game,
+    IllegalActionError,
+    Phase,
+    Play,
+    SeatView,
 )
 from ..rules import TWO_PLAYER_DISCARDS
 from .parse import Command, InputError, explain, parse_discard, parse_draw, parse_play, parse_trump
 from .render import (
-    SUIT_WORDS, card_text, hand_lines, header, numbered_hand, result_text, results_table, side_name,
-    suit_text, table_view, trick_text,
+    SUIT_WORDS,
+    card_text,
+    hand_lines,
+    header,
+    numbered_hand,
+    result_text,
+    results_table,
+    side_name,
+    suit_text,
+    table_view,
+    trick_text,
 )
 
 HELP = {
@@ -188,7 +205,8 @@ class PlaySession:
             line.append(f"{i + 1}:", style="cyan")
             line.append_text(suit_text(s))
             line.append(f" ({count})   ")
-        self.say(line.rstrip() or line)
+        line.rstrip()
+        self.say(line)
         return "Trump > "
 
     def show_draw(self, view: SeatView) -> None:
