@@ -15,8 +15,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
@@ -50,9 +50,10 @@ def browser() -> Iterator[object]:
         b.close()
 
 
-def _drain(stream) -> None:  # type: ignore[no-untyped-def]
-    for _ in stream:
-        pass
+def _drain(stream, lines: list[str] | None = None) -> None:  # type: ignore[no-untyped-def]
+    for line in stream:
+        if lines is not None:
+            lines.append(line)
 
 
 @pytest.fixture(scope="module")
@@ -61,9 +62,17 @@ def server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]: 
 
     It asks for the browser first, so without Chromium the tests skip before a server starts.
     """
+    yield from serve(tmp_path_factory)
+
+
+def serve(tmp_path_factory: pytest.TempPathFactory, **flags: str) -> Iterator[str]:
+    """Run ``hokm serve`` for a fixture and yield its base URL; ``flags`` replace the fast defaults
+    (``queue_wait="5"`` is ``--queue-wait 5``)."""
     data = tmp_path_factory.mktemp("hokm-data")
-    cmd = [sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--data-dir", str(data),
-           "--bot-delay", "0.02", "0.05", "--hand-pause", "0.4", "--queue-wait", "1", "--log-level", "warning"]
+    options = {"bot_delay": "0.02 0.05", "hand_pause": "0.4", "queue_wait": "1", "log_level": "warning", **flags}
+    cmd = [sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--data-dir", str(data)]
+    for k, v in options.items():
+        cmd += ["--" + k.replace("_", "-"), *v.split()]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     url = None
     lines: list[str] = []
@@ -84,7 +93,8 @@ def server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]: 
         proc.kill()
         pytest.fail("hokm serve did not start:\n" + "".join(lines[-30:]))
     # Keep draining the server's output so it never blocks on a full pipe.
-    threading.Thread(target=_drain, args=(proc.stdout,), daemon=True).start()
+    drain = threading.Thread(target=_drain, args=(proc.stdout, lines), daemon=True)
+    drain.start()
     try:
         yield url
     finally:
@@ -93,6 +103,10 @@ def server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]: 
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        drain.join(timeout=5)
+    # Nothing a browser does may make the server log a traceback.
+    log = "".join(lines)
+    assert "Traceback" not in log, log[-6000:]
 
 
 class PageErrors:
@@ -136,15 +150,27 @@ def open_page(browser) -> Iterator[Callable[..., object]]:  # type: ignore[no-un
 
 
 def shot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path))
     return path
+
+
+# A JS function that imports one of the app's own modules, as in `(await APP_MODULE('settings.js')).set(...)`.
+# The page loads its modules from the build's asset URLs (/assets/<build>/js/...), and a module imported at any
+# other URL (/js/settings.js) is a second instance with its own state: a setting changed there never reaches the app.
+APP_MODULE = ("((name) => import(new URL(name, "
+              "document.querySelector('script[type=\"module\"][src$=\"/js/app.js\"]').src).href))")
 
 
 def table_view(page):  # type: ignore[no-untyped-def]
     """The view the table is showing (exposed by the page for tests and debugging)."""
     return page.evaluate("() => window.hokmDebug && window.hokmDebug.table.view")
+
+
+# Where a player taps a card of the hand: its own visible strip, top left (the next card covers its
+# right side, the next row its foot; the centre may belong to another card).
+STRIP = {"x": 12, "y": 16}
 
 
 def act_once(page) -> str | None:  # type: ignore[no-untyped-def]
@@ -160,12 +186,12 @@ def act_once(page) -> str | None:  # type: ignore[no-untyped-def]
             need = len(view["legal"][0]["cards"])
             cards = page.locator(".hand .card")
             for i in range(need):
-                cards.nth(i).click(timeout=3000)
+                cards.nth(i).click(timeout=3000, position=STRIP)
             page.locator(".discard-confirm").click(timeout=3000)
         elif kind == "draw":
             page.locator(".overlay [data-choice]").first.click(timeout=3000)
         elif kind == "play":
-            page.locator(".hand .card.playable").first.click(timeout=3000)
-    except Exception:  # the table moved on under the click (a timeout, a re-render): try again later
+            page.locator(".hand .card.playable").first.click(timeout=3000, position=STRIP)
+    except Exception:  # noqa: BLE001 - the table moved on under the click (a timeout, a re-render): try again later
         return None
     return kind

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 
+import httpx
 import pytest
 
 from .conftest import DESKTOP, PHONE, act_once, shot, table_view
@@ -27,6 +29,28 @@ def wait_view(page, predicate: str, timeout: float = 20000):  # type: ignore[no-
 
 def game_over(page) -> bool:  # type: ignore[no-untyped-def]
     return page.locator(".overlay[data-kind='game']").is_visible()
+
+
+# Where the game-over summary does not fit: a button or a sheet cell off the screen or scrolled out of its
+# box, a sheet wider than its box, or the top bar visible beside the summary.
+SUMMARY_UNFIT = """() => {
+  const out = [];
+  const o = document.querySelector(".overlay[data-kind='game']");
+  const inView = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  for (const b of o.querySelectorAll(".btn")) if (!inView(b.getBoundingClientRect())) out.push("button " + b.textContent);
+  const scroll = o.querySelector(".sheet-scroll");
+  if (scroll && scroll.scrollWidth > scroll.clientWidth + 1) out.push(`sheet ${scroll.scrollWidth} px in ${scroll.clientWidth}`);
+  for (const c of o.querySelectorAll(".score-sheet th, .score-sheet tr:first-child td")) {
+    const r = c.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push("sheet cell " + c.textContent);
+  }
+  const bar = document.querySelector("[data-testid=top-bar]").getBoundingClientRect();
+  for (const x of [bar.left + 20, (bar.left + bar.right) / 2, bar.right - 20]) {
+    const hit = document.elementFromPoint(x, bar.top + 4);
+    if (hit && !o.contains(hit)) out.push("top bar shows at x=" + Math.round(x));
+  }
+  return out;
+}"""
 
 
 def test_whole_game_against_bots_on_a_phone(server, open_page):
@@ -77,9 +101,12 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     view = table_view(page)
     assert view["phase"] == "over" and max(view["scores"]) >= 3
     text = page.locator(".overlay[data-kind='game']").inner_text()
-    assert "Game over" in text and ("You won!" in text or "You lost" in text)
-    assert "We won the game" in text or "They won the game" in text
+    # A partnership speaks as "we" throughout: the heading, then the final score, our side first.
+    me = view["seat"] % 2
+    assert "Game over" in text and ("We won!" if view["scores"][me] > view["scores"][1 - me] else "We lost") in text, text
+    assert f"Us {view['scores'][me]}, Them {view['scores'][1 - me]}" in text, text
     shot(page, "phone-en-4p-game-over")
+    assert page.evaluate(SUMMARY_UNFIT) == []
 
     # Each hand's revealed seed matches the hash published before its deal, checked in the page.
     page.locator(".overlay button", has_text="Check fairness").click()
@@ -100,6 +127,9 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     page.wait_for_selector(".replay-verify .fair-item")
     assert page.locator(".replay-verify .fair-item[data-ok='false']").count() == 0
     assert page.locator(".replay-verify .fair-item[data-ok='true']").count() >= 1
+    # The record was signed by this server, and the page says so.
+    assert page.locator(".replay-verify .fair-signature[data-status='this_server']").count() == 1
+    assert "Signed by this server" in page.locator(".replay-verify .fair-signature").inner_text()
     shot(page, "phone-en-replay")
     page.set_viewport_size(DESKTOP)
     page.evaluate("window.scrollTo(0, 0)")
@@ -143,7 +173,7 @@ def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
     page.wait_for_selector(".overlay[data-kind='last'] .last-trick")
     assert page.locator(".last-trick .trick-card").count() == 4
     assert page.locator(".last-trick .trick-card.winner").count() == 1
-    page.locator(".overlay[data-kind='last'] button").click()
+    page.locator(".overlay[data-kind='last'] .review-close").click()
     # The hint button asks the server's hint bot; its card is lifted and outlined.
     page.click(".hint-btn")
     page.wait_for_selector(".hand .card.hinted.playable", timeout=15000)
@@ -181,14 +211,14 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     code = host.locator(".room-code").inner_text().strip()
     assert len(code) >= 6
 
-    # The guest follows the invite link: the code is filled in, and a name is asked for first.
+    # The guest follows the invite link: the join step shows the code and asks for a name first.
     link = host.locator(".room p.small").inner_text().strip()
     assert link.endswith("?join=" + code)
     guest = open_page(server + "/?join=" + code, viewport=DESKTOP)
     guest.wait_for_selector("#nickname")
-    assert guest.input_value("#room-code") == code
+    assert guest.locator("[data-testid=invite-code]").inner_text() == code
     guest.fill("#nickname", 'Bahar"><i id=pwn>')  # markup in a name must stay text
-    guest.click("#join-room")
+    guest.click("#join-invite")
     guest.wait_for_selector(".seat-row .sit")
     guest.locator(".seat-row .sit").first.click()
     host.wait_for_selector("#start-game:not([disabled])", timeout=10000)
@@ -218,6 +248,10 @@ def test_private_room_with_two_browsers(server, open_page, browser):
                 shown.add(kind)
                 p.wait_for_timeout(100)
                 shot(p, f"2p-{kind}")
+                if kind == "draw":  # the window gives the stock's count; the table's own count hides under it
+                    p.wait_for_selector(".overlay[data-kind='draw']")
+                    assert p.evaluate("""() => [...document.querySelectorAll('.stock-n')]
+                        .every((e) => getComputedStyle(e).visibility === 'hidden')""")
             k = act_once(p)
             if k:
                 kinds.add(k)
@@ -238,8 +272,9 @@ def test_private_room_with_two_browsers(server, open_page, browser):
     shot(host, "phone-en-2p-room-game")
     shot(guest, "desktop-en-2p-room-game")
 
-    # Someone else opening the table watches it: names and tricks, but no cards in hand.
-    watcher = open_page(host.url.split("#")[0] + "#/table/" + host.url.rsplit("/", 1)[1], viewport=PHONE)
+    # Someone else with the room's invite link watches the game: names and tricks, but no cards in hand (a
+    # private room is watched with its code, which the link carries).
+    watcher = open_page(server + "/?join=" + code, viewport=PHONE, settings={"nickname": "Cyrus"})
     wait_view(watcher, "v.seat === null")
     wv = table_view(watcher)
     assert wv["hand"] == [] and wv["legal"] == []
@@ -288,6 +323,11 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
     text = page.locator(".overlay[data-kind='game']").inner_text()
     assert "پایان بازی" in text and ("بردید" in text or "باختید" in text)
     shot(page, "phone-fa-3p-game-over")
+    for size in (PHONE, {"width": 360, "height": 740}):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        assert page.evaluate(SUMMARY_UNFIT) == [], size
+    shot(page, "phone-fa-3p-game-over-360")
 
 
 def test_settings_persist_across_reloads(server, open_page):
@@ -311,6 +351,16 @@ def test_settings_persist_across_reloads(server, open_page):
     assert page.evaluate("document.documentElement.dir") == "rtl"
     page.wait_for_selector(".sheet.settings")  # still open, now in Persian
     shot(page, "desktop-fa-settings")
+    # Every swatch and avatar inside the panel's padding, no avatar over its neighbour.
+    clipped = page.evaluate("""() => { const sheet = document.querySelector('.sheet.settings'), st = getComputedStyle(sheet);
+      const box = sheet.getBoundingClientRect(), left = box.left + parseFloat(st.paddingLeft), right = box.right - parseFloat(st.paddingRight);
+      const out = [...document.querySelectorAll('.sheet.settings .swatch, .sheet.settings .swatch-avatar')].map((e) => e.getBoundingClientRect())
+        .filter((r) => r.left < left - 0.5 || r.right > right + 0.5).length;
+      const av = [...document.querySelectorAll('.sheet.settings .swatch-avatar')].map((e) => e.getBoundingClientRect());
+      const over = av.filter((a, i) => av.some((b, j) => j !== i && Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+        && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5)).length;
+      return out + over; }""")
+    assert clipped == 0, f"{clipped} swatches run past the settings panel or over each other"
     page.reload()
     page.wait_for_selector("#nickname")
     assert page.evaluate("document.documentElement.dataset.theme") == "midnight"
@@ -340,16 +390,24 @@ def test_phone_layout_targets_and_no_shift(server, open_page):
         .map(b => [b.className, b.getBoundingClientRect()])
         .filter(([, r]) => r.width < 43.5 || r.height < 43.5).map(([c]) => c)""")
     assert not small, f"touch targets under 44 px: {small}"
-    # Each card of the 17-card hand shows a strip at least 44 px wide that is its own.
+    # Each card of the 17-card hand shows a strip that is its own: 44 px where the row holds no more than the
+    # even split, down to 40 px (the layout's floor) where a row keeps two suits whole. Rows are told apart by
+    # the layout's own row offset, since playable and dimmed cards of one row sit at different heights, and
+    # measured once the cards have stopped moving.
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
     strips = page.evaluate("""() => {
         const cards = [...document.querySelectorAll('.hand .card')];
+        const row = (c) => c.style.getPropertyValue('--y');
         return cards.map((c, i) => {
           const r = c.getBoundingClientRect();
-          const next = cards.slice(i + 1).map(n => n.getBoundingClientRect()).find(n => Math.abs(n.top - r.top) < 2);
-          return next ? next.left - r.left : r.width;
+          const next = cards.slice(i + 1).find(n => row(n) === row(c));
+          return next ? next.getBoundingClientRect().left - r.left : r.width;
         });
     }""")
-    assert len(strips) == len(table_view(page)["hand"]) >= 16 and min(strips) >= 44, strips
+    rows = page.evaluate("() => new Set([...document.querySelectorAll('.hand .card')].map(c => c.style.getPropertyValue('--y'))).size")
+    assert len(strips) == len(table_view(page)["hand"]) >= 16 and min(strips) >= 40, strips
+    assert sorted(strips)[len(strips) // 2] >= 44, strips
+    assert rows <= 4, f"{rows} rows for a phone hand"
     boxes = "() => ['.felt', '.hand-wrap', '.table-bar'].map(s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.height]; })"
     before = page.evaluate(boxes)
     n = len(table_view(page)["hand"])
@@ -385,3 +443,104 @@ def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open
     page.click(".banner-btn")
     page.wait_for_function(f"() => window.hokmDebug.table.seats[{seat}].auto === false", timeout=10000)
     assert page.locator(".banner").is_hidden()
+
+
+def computer_table(server: str, name: str) -> tuple[dict, str]:  # type: ignore[type-arg]
+    """A guest (as the page keeps it) and a two-player table of theirs against the computer, made over HTTP."""
+    g = httpx.post(server + "/api/guest", json={"nickname": name}, timeout=20).json()
+    r = httpx.post(server + "/api/tables", json={"mode": "computer", "players": 2},
+                   headers={"Authorization": f"Bearer {g['token']}"}, timeout=20)
+    assert r.status_code == 201, r.text
+    return {"token": g["token"], "player_id": g["player_id"], "nickname": g["nickname"]}, r.json()["table_id"]
+
+
+def signed_in(browser, who: dict):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    prefs = {"speed": "off", "muted": True, "nickname": who["nickname"]}
+    context.add_init_script(f"localStorage.setItem('hokm.auth.v1', {json.dumps(json.dumps(who))});"
+                            f"localStorage.setItem('hokm.settings.v1', {json.dumps(json.dumps(prefs))});")
+    return context
+
+
+# The table's connection closes (as a phone's does), and once it has closed the page is back at the table.
+LOSE_CONNECTION = """() => new Promise((done) => {
+  const ws = window.hokmDebug.sock.ws;
+  ws.addEventListener("close", () => done());
+  ws.close();
+})"""
+BACK = "() => window.hokmDebug.sock.joined && document.body.dataset.connection === 'open'"
+
+
+def test_on_a_single_node_the_table_connects_to_plain_ws(server, open_page, browser):
+    who, tid = computer_table(server, "Mina")
+    assert httpx.get(f"{server}/api/tables/{tid}", headers={"Authorization": f"Bearer {who['token']}"}).json()["node"] is None
+    context = signed_in(browser, who)
+    urls: list[str] = []
+    context.on("page", lambda p: p.on("websocket", lambda ws: urls.append(ws.url)))
+    page = open_page(f"{server}/#/table/{tid}", context=context)
+    wait_view(page, "v.seat !== null")
+    page.evaluate(LOSE_CONNECTION)  # the next connection is plain too
+    page.wait_for_function(BACK)
+    ws = server.replace("http", "ws", 1) + "/ws"
+    assert urls == [ws, ws]
+    context.close()
+
+
+def test_the_table_connects_to_its_node_and_falls_back_when_that_node_fails(server, open_page, browser):
+    """In a cluster the table names the node that runs it: the page connects with /ws?node=<it> so a balancer can
+    send it there. The table's info names node n1 (a node that is gone: the connection closes at once), so the page
+    falls back to plain /ws; the state that connection brings names n2, and the next connection asks for n2."""
+    who, tid = computer_table(server, "Mina")
+    context = signed_in(browser, who)
+
+    def named_n1(route) -> None:  # type: ignore[no-untyped-def]
+        res = route.fetch()
+        route.fulfill(response=res, json={**res.json(), "node": "n1"})
+    context.route(f"**/api/tables/{tid}", named_n1)
+
+    urls: list[str] = []
+
+    def balancer(ws) -> None:  # type: ignore[no-untyped-def]
+        urls.append(ws.url)
+        if "node=n1" in ws.url:
+            ws.close()  # n1 is gone
+            return
+        upstream = ws.connect_to_server()
+
+        def to_page(message) -> None:  # type: ignore[no-untyped-def]
+            msg = json.loads(message)
+            if msg.get("type") == "state":
+                msg["table"]["node"] = "n2"  # the node that runs the table now
+            ws.send(json.dumps(msg))
+        upstream.on_message(to_page)
+    context.route_web_socket(lambda url: "/ws" in url, balancer)
+
+    page = open_page(f"{server}/#/table/{tid}", context=context)
+    wait_view(page, "v.seat !== null")
+    ws = server.replace("http", "ws", 1) + "/ws"
+    assert urls == [ws + "?node=n1", ws]
+    assert page.evaluate("() => window.hokmDebug.sock.node") == "n2"
+    page.evaluate(LOSE_CONNECTION)  # the next connection goes back to the table's node
+    page.wait_for_function(BACK)
+    assert urls == [ws + "?node=n1", ws, ws + "?node=n2"]
+    assert page.locator(".banner:not([hidden])").count() == 0
+    context.close()
+
+
+@pytest.mark.parametrize("locale, lang, viewport", [("en-US", "en", PHONE), ("fa-IR", "fa", PHONE), ("fa-IR", "fa", DESKTOP)])
+def test_the_level_picker_offers_exactly_the_served_levels(server, open_page, locale, lang, viewport):
+    import httpx
+
+    served = httpx.get(server + "/api/info", timeout=20).json()["bots"]
+    page = open_page(server + "/", viewport=viewport, locale=locale)
+    page.wait_for_selector("#level-about")
+    picker = page.locator("#level-about").locator("xpath=preceding-sibling::div[contains(@class,'segmented')][1]")
+    buttons = picker.locator(".seg")
+    assert buttons.evaluate_all("bs => bs.map(b => b.dataset.value)") == [b["name"] for b in served]
+    assert buttons.all_inner_texts() == [b["label"][lang] for b in served]
+    strongest = served[-1]
+    assert strongest["name"] == "expert"
+    picker.locator(f".seg[data-value='{strongest['name']}']").click()
+    about = page.locator("#level-about").inner_text()
+    assert strongest["about"][lang] in about and strongest["strength"]["words"][lang] in about
+    shot(page, f"{'phone' if viewport is PHONE else 'desktop'}-{lang}-levels")

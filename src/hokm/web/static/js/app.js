@@ -1,16 +1,20 @@
-// The web table's entry point: routes (#/ home, #/room/<id>, #/table/<id>, #/replay/<game>),
+// The web table's entry point: routes (#/ home, #/room/<id>, #/table/<id>, #/replay/<game>,
+// #/profile and #/profile/<username>, the profile pages of profile.js, loaded when opened),
 // the settings panel, and the glue between the server connection and the table view.
 
 import { h, clear } from "./dom.js";
-import { t, num, setLang, getLang, isRtl, LANGS } from "./i18n.js";
+import { t, num, sep, scoreGap, dateTime, setLang, getLang, isRtl, errorText, typedCode, botName } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
-import { THEMES, applyTheme } from "./themes.js";
-import { FACE_DESIGNS, BACK_DESIGNS, faceUrl, backUrl } from "./cards.js";
-import { Api, TableSocket } from "./net.js";
+import { applyTheme } from "./themes.js";
+import { faceUrl } from "./cards.js";
+import { AVATARS, avatarSvg, seatAvatar } from "./avatars.js";
+import { Api, TableSocket, socialSocket } from "./net.js";
 import { Table } from "./table.js";
 import { showReplay } from "./replay.js";
 import { checkHands } from "./fair.js";
+import { openSettings, segmented, langSwitch } from "./settingspanel.js";
+import { QueueWait } from "./matchwait.js";
 
 const api = new Api();
 const app = document.getElementById("app");
@@ -38,69 +42,91 @@ settings.onChange((key) => {
     route().then(() => { if (inSettings) openSettings(); });
   }
   if (key === "theme" || key === "speed") applyLook();
+  // The avatar chosen here is the one others see on your profile page: tell the server (quietly).
+  if (key === "avatar" && api.auth) {
+    const avatar = settings.get("avatar");
+    api.request("PUT", "/api/me/profile", { avatar: avatar in AVATARS ? avatar : null }).catch(() => {});
+  }
 });
 
 // ------------------------------------------------------------------------------ small widgets
 function toast(text, kind = "info") {
   const el = h("div.toast", { role: "status", dataset: { kind } }, text);
   document.body.append(el);
+  placeToast(el);
   setTimeout(() => el.classList.add("gone"), 2600);
   setTimeout(() => el.remove(), 3200);
 }
 
-function errorText(err) {
-  if (!err) return t("error");
-  if (err.code === "network") return t("connectError");
-  return `${t("error")}: ${err.message || err.code}`;
+/** What a toast must not lie over: the buttons, links and fields on top at their middle (not under a sheet). */
+function controlBoxes() {
+  const out = [];
+  for (const el of document.querySelectorAll("button, a[href], input, select, textarea, [role=button]")) {
+    if (el.closest(".toast")) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || r.bottom <= 0 || r.top >= innerHeight) continue;
+    const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1), y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === el || el.contains(hit) || hit.contains(el))) out.push(r);
+  }
+  return out;
 }
 
-function segmented(name, options, value, onPick) {
-  return h("div.segmented", { role: "radiogroup", "aria-label": name },
-    options.map((o) => h("button.seg", {
-      type: "button", role: "radio", "aria-checked": String(o.value === value), dataset: { value: o.value },
-      onclick: (ev) => {
-        for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-checked", String(b === ev.currentTarget));
-        onPick(o.value);
-      },
-    }, o.label)));
+/** A toast goes where it covers no button: at the foot of the screen, else at its top, else in its middle (over
+ *  the cloth or a list); where every place covers one, the one that covers least. */
+function placeToast(el) {
+  el.style.visibility = "hidden"; // out of the way while the controls under it are found
+  const controls = controlBoxes();
+  let best = null;
+  for (const spot of ["bottom", "top", "middle"]) {
+    el.dataset.spot = spot;
+    const r = el.getBoundingClientRect();
+    const covered = controls.reduce((a, c) => a + Math.max(0, Math.min(r.right, c.right) - Math.max(r.left, c.left)) * Math.max(0, Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top)), 0);
+    if (!best || covered < best.covered) best = { spot, covered };
+    if (!covered) break;
+  }
+  el.dataset.spot = best.spot;
+  el.style.removeProperty("visibility");
 }
 
-function langSwitch() {
-  return h("div.lang-switch", {}, LANGS.map((l) => h("button.chip", {
-    type: "button", lang: l.id, "aria-pressed": String(getLang() === l.id), onclick: () => settings.set("lang", l.id),
-  }, l.label)));
+/**
+ * A friend's invitation or friend request, on whatever screen the player is (a table, a room, a profile): a
+ * note at the top of the screen, clear of the hand, with the name as text and what to do (Join, Accept), until
+ * answered or closed. The home page lists them in its own panels (friends.js).
+ */
+function socialNotice(msg) {
+  const name = (p) => h("bdi", { dir: "auto" }, p.nickname);
+  if (msg.type === "invitation") {
+    const inv = msg.invitation;
+    notice("invitation", [name(inv.sender), " ", t("invitesYou"), " ", h("span.small", {}, `(${t("roomFor", { n: inv.players })})`)],
+      { label: t("join"), primary: true, run: async () => {
+        const res = await api.post(`/api/invitations/${inv.id}/accept`, {});
+        const room = res.invitation || inv;
+        if (room.code) sessionStorage.setItem(roomCodeKey(room.table_id), room.code);
+        location.hash = `#/room/${room.table_id}`;
+      } },
+      { label: t("decline"), run: () => api.post(`/api/invitations/${inv.id}/decline`, {}) });
+  } else if (msg.type === "friend_request") {
+    const who = msg.sender;
+    notice("friend-request", [name(who), " ", t("wantsFriend")],
+      { label: t("accept"), primary: true, run: async () => { await api.post(`/api/friends/${who.player_id}/accept`, {}); toast(t("nowFriends")); } },
+      { label: t("decline"), run: () => api.post(`/api/friends/${who.player_id}/decline`, {}) });
+  }
 }
 
-// ------------------------------------------------------------------------------ settings panel
-function openSettings() {
-  const close = () => panel.remove();
-  const swatches = (key, items, render) => h("div.swatches", { role: "radiogroup", "aria-label": t(key) },
-    Object.keys(items).map((id) => h("button.swatch", {
-      type: "button", role: "radio", "aria-checked": String(settings.get(key) === id), title: id, "aria-label": id, dataset: { value: id },
-      onclick: (ev) => {
-        settings.set(key, id);
-        for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-checked", String(b === ev.currentTarget));
-      },
-    }, render(id))));
-  const panel = h("div.sheet-backdrop", { onclick: (ev) => { if (ev.target === panel) close(); } },
-    h("div.sheet.settings", { role: "dialog", "aria-modal": "true", "aria-label": t("settings") },
-      h("div.sheet-head", {}, h("h2", {}, t("settings")), h("button.icon-btn", { type: "button", onclick: close, "aria-label": t("close") }, "✕")),
-      h("label.field-label", {}, t("language")), langSwitch(),
-      h("label.field-label", {}, t("theme")),
-      swatches("theme", THEMES, (id) => h("span.theme-dot", { style: { background: `radial-gradient(circle at 35% 30%, ${THEMES[id].felt}, ${THEMES[id].feltDeep})`, borderColor: THEMES[id].rim } })),
-      h("label.field-label", {}, t("faces")),
-      swatches("faces", FACE_DESIGNS, (id) => h("img.swatch-card", { src: faceUrl(id, "KH"), alt: "" })),
-      h("label.field-label", {}, t("backs")),
-      swatches("backs", BACK_DESIGNS, (id) => h("img.swatch-card", { src: backUrl(id), alt: "" })),
-      h("label.field-label", {}, t("speed")),
-      segmented(t("speed"), ["slow", "normal", "fast", "off"].map((s) => ({ value: s, label: t("speed_" + s) })), settings.get("speed"), (v) => settings.set("speed", v)),
-      h("label.field-label", {}, t("sound")),
-      segmented(t("sound"), [{ value: "on", label: t("on") }, { value: "off", label: t("off") }], settings.get("muted") ? "off" : "on", (v) => settings.set("muted", v === "off")),
-      h("label.field-label", {}, t("hints")),
-      segmented(t("hints"), [{ value: "on", label: t("on") }, { value: "off", label: t("off") }], settings.get("hints") ? "on" : "off", (v) => settings.set("hints", v === "on")),
-    ));
-  document.body.append(panel);
-  panel.querySelector("button").focus();
+function notice(kind, text, ...actions) {
+  const box = h("div.notice", { role: "alert", dataset: { testid: `notice-${kind}` } });
+  const close = () => box.remove();
+  box.append(h("p.notice-text", {}, ...text),
+    h("div.notice-actions", {}, ...actions.map((a) => h("button.btn.small" + (a.primary ? ".primary" : ""), { type: "button", onclick: async (ev) => {
+      ev.currentTarget.disabled = true;
+      try { await a.run(); close(); } catch (err) { close(); toast(errorText(err), "error"); }
+    } }, a.label)),
+    h("button.icon-btn.notice-close", { type: "button", "aria-label": t("close"), title: t("close"), onclick: close }, "✕")));
+  let stack = document.querySelector(".notices");
+  if (!stack) { stack = h("div.notices"); document.body.append(stack); }
+  stack.append(box);
+  setTimeout(close, 30000); // an invitation not answered in time is still listed on the home page
 }
 
 function topBar(extra = []) {
@@ -124,37 +150,59 @@ async function getInfo() {
 }
 
 function levelsFrom(info) {
-  const names = (info.bots || []).map((b) => b.name);
-  // Three friendly levels, by the server's own level names when it has them.
-  const wanted = [["easy", ["easy", "heuristic", "random"]], ["medium", ["medium", "heuristic"]], ["hard", ["hard", "expert"]]];
-  const out = [];
-  for (const [label, candidates] of wanted) {
-    const hit = candidates.find((c) => names.includes(c));
-    if (hit) out.push({ value: hit, label: t("level_" + label) });
-  }
-  if (!out.length) for (const n of names) out.push({ value: n, label: n });
-  return out;
+  // Exactly the levels the server offers, weakest first, in its own words (GET /api/info).
+  const lang = getLang();
+  const pick = (words, fallback) => (words && words[lang]) || fallback;
+  return (info.bots || []).map((b) => ({
+    value: b.name,
+    label: pick(b.label, b.name),
+    about: pick(b.about, b.description || ""),
+    strength: b.strength ? pick(b.strength.words, "") : "",
+  }));
 }
+
+function levelPicker(levels, value, onPick) {
+  // The level buttons, and below them what the chosen level does and how strong it measured.
+  const about = h("p.muted.small.level-about#level-about", { "aria-live": "polite" });
+  const describe = (v) => {
+    const l = levels.find((x) => x.value === v);
+    clear(about).append(...(l ? [h("span", {}, l.about), l.strength ? h("span.level-strength", {}, " " + l.strength) : ""] : []));
+  };
+  describe(value);
+  const picker = segmented(t("difficulty"), levels, value, (v) => { describe(v); onPick(v); });
+  picker.classList.add("level-picker");
+  return [picker, about];
+}
+
+// An invite code from the link this page was opened with, until it is used or set aside.
+let pendingInvite = null;
 
 async function home() {
   const params = new URLSearchParams(location.search);
   const code = params.get("join");
+  const link = params.get("link"), friend = params.get("friend");
+  if (link || friend) {
+    history.replaceState(null, "", location.pathname);
+    await (await import("./social.js")).socialLink(api, socialCtx(), link, friend);
+  }
   if (code) {
     history.replaceState(null, "", location.pathname + "#/");
     // An invite link: go straight in when we already have a name, else ask for one first.
     if (settings.get("nickname")) return joinByCode(code);
+    pendingInvite = code;
   }
+  if (pendingInvite) return inviteStep(pendingInvite);
   const info = await getInfo();
   const levels = levelsFrom(info);
   let players = 4;
   let target = 7;
   let level = (levels.find((l) => l.value === info.default_bot) || levels[Math.min(1, levels.length - 1)] || {}).value;
-  const nick = h("input#nickname.input", { type: "text", maxlength: "24", autocomplete: "nickname", placeholder: t("nicknamePlaceholder"), value: settings.get("nickname") || "" });
+  const nick = h("input#nickname.input", { type: "text", maxlength: "24", dir: "auto", autocomplete: "nickname", placeholder: t("nicknamePlaceholder"), value: settings.get("nickname") || "" });
   nick.addEventListener("change", () => settings.set("nickname", nick.value.trim()));
   nick.addEventListener("input", () => settings.set("nickname", nick.value.trim()));
-  const busy = (btn, fn) => async () => {
+  const busy = (btn, fn, where = "") => async () => {
     btn.disabled = true;
-    try { await fn(); } catch (err) { toast(errorText(err), "error"); } finally { btn.disabled = false; }
+    try { await fn(); } catch (err) { toast(errorText(err, where), "error"); } finally { btn.disabled = false; }
   };
   const playBtn = h("button.btn.primary.big#play-computer", { type: "button" }, t("start"));
   playBtn.onclick = busy(playBtn, async () => {
@@ -168,12 +216,18 @@ async function home() {
     const tbl = await api.post("/api/tables", { mode: "private", players, bot: level || undefined, rules: { target_points: target }, seed: randomHex(16) });
     location.hash = `#/room/${tbl.table_id}`;
   });
-  const codeIn = h("input#room-code.input.code", { type: "text", maxlength: "12", autocapitalize: "characters", placeholder: t("roomCode"), "aria-label": t("roomCode"), value: code || "" });
+  // A code is Latin and read left to right: what a Persian keyboard types (۵, lower case, dashes) shows as the code.
+  const codeIn = h("input#room-code.input.code.ltr-code", { type: "text", maxlength: "16", dir: "ltr", autocapitalize: "characters", autocomplete: "off",
+    spellcheck: "false", inputmode: "text", placeholder: t("roomCode"), "aria-label": t("roomCode"), value: typedCode(code || "") });
+  codeIn.addEventListener("input", () => {
+    const typed = typedCode(codeIn.value);
+    if (typed !== codeIn.value) { codeIn.value = typed; codeIn.setSelectionRange(typed.length, typed.length); }
+  });
   const joinBtn = h("button.btn#join-room", { type: "button" }, t("join"));
   joinBtn.onclick = busy(joinBtn, async () => {
-    if (!codeIn.value.trim()) { toast(t("codeInvalid"), "error"); return; }
-    await joinByCode(codeIn.value.trim());
-  });
+    if (!typedCode(codeIn.value)) { toast(t("codeInvalid"), "error"); return; }
+    await joinByCode(typedCode(codeIn.value));
+  }, "room");
   const quickBtn = h("button.btn#quick-match", { type: "button" }, t("findMatch"));
   quickBtn.onclick = busy(quickBtn, () => quickMatch(players));
   const recent = h("div.recent", {}, h("p.muted", {}, "…"));
@@ -190,7 +244,7 @@ async function home() {
       h("label.field-label", {}, t("players")),
       segmented(t("players"), [2, 3, 4].map((n) => ({ value: n, label: num(n) })), players, (v) => { players = v; }),
       levels.length ? h("label.field-label", {}, t("difficulty")) : null,
-      levels.length ? segmented(t("difficulty"), levels, level, (v) => { level = v; }) : null,
+      ...(levels.length ? levelPicker(levels, level, (v) => { level = v; }) : []),
       h("label.field-label", {}, t("target")),
       segmented(t("target"), [3, 5, 7].map((n) => ({ value: n, label: num(n) })), target, (v) => { target = v; }),
       playBtn),
@@ -198,12 +252,85 @@ async function home() {
       h("h2", {}, t("privateRoom")), roomBtn,
       h("div.row.join-row", {}, codeIn, joinBtn)),
     h("section.card-panel.panel-quick", {}, h("h2", {}, t("quickMatch")), quickBtn),
-    h("section.card-panel.panel-recent", {}, h("h2", {}, t("recentGames")), recent),
+    h("section.card-panel.panel-recent", {}, h("h2", {}, t("recentGames")), recent,
+      api.auth ? h("a.btn.small#open-profile", { href: "#/profile" }, t("myProfile")) : null),
     h("section.card-panel.panel-leaders", {}, h("h2", {}, t("leaderboard")), leaders)));
+  const main = app.querySelector("main.home");
   loadRecent(recent);
   loadLeaders(leaders);
-  if (code) { nick.focus(); toast(t("nicknameFirst")); }
+  loadResume(main);
+  return socialSlot(main, () => players);
+}
+
+// ------------------------------------------------------------------------------ account & friends
+const socialCtx = (players) => ({ toast, errorText, ensureAuth, players, route, roomCodeKey });
+
+function socialSlot(main, players) {
+  let stop = null;
+  let gone = false;
+  const mount = async (slot) => {
+    const social = await import("./social.js");
+    if (!gone && main.isConnected) stop = social.mountSocial(api, main, slot, socialCtx(players));
+  };
+  if (api.auth) mount().catch(() => {});
+  else {
+    const open = h("button.btn#open-account", { type: "button" }, t("accountOpen"));
+    const slot = h("section.card-panel.panel-account-open", {}, open);
+    open.onclick = () => mount(slot).catch((err) => toast(errorText(err), "error"));
+    main.append(slot);
+  }
+  return () => { gone = true; if (stop) stop(); };
+}
+
+/** The first screen of an invited visitor: the room's code, a name, and Join; seats come next. */
+function inviteStep(code) {
+  const nick = h("input#nickname.input", { type: "text", maxlength: "24", dir: "auto", autocomplete: "nickname", placeholder: t("nicknamePlaceholder"), value: settings.get("nickname") || "" });
+  const problem = h("p.form-error", { role: "alert", hidden: true });
+  const join = h("button.btn.primary.big#join-invite", { type: "submit" }, t("join"));
+  const form = h("form.card-panel.invite", { dataset: { testid: "invite" } },
+    h("h1.invite-title", {}, t("invitedTitle")),
+    h("p.invite-code", {}, t("roomCode"), ": ", h("bdi.room-code.ltr-code", { dir: "ltr", dataset: { testid: "invite-code" } }, typedCode(code))),
+    h("p.help", {}, t("invitedHelp")),
+    h("label.field-label", { for: "nickname" }, t("nickname")), nick, problem, join,
+    h("p.small", {}, h("a", { href: "#/", onclick: () => { pendingInvite = null; } }, t("notNow"))));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = nick.value.trim();
+    if (!name) { problem.textContent = t("nicknameNeeded"); problem.hidden = false; nick.focus(); return; }
+    settings.set("nickname", name);
+    join.disabled = true;
+    try {
+      await joinByCode(code);
+      pendingInvite = null;
+    } catch (err) {
+      problem.textContent = err && err.status === 404 ? t("inviteGone") : errorText(err, "room");
+      problem.hidden = false;
+    } finally {
+      join.disabled = false;
+    }
+  });
+  clear(app).append(topBar(), h("main.home.invite-page", {}, form));
+  nick.focus();
   return null;
+}
+
+/** A game of ours still going on: offered first on the home page, with who is at the table. */
+async function loadResume(main) {
+  if (!api.auth || !main) return;
+  const me = await api.get("/api/me").catch(() => null);
+  const ids = (me && me.tables) || [];
+  for (const id of ids.slice(0, 3)) {
+    const tbl = await api.get(`/api/tables/${id}`).catch(() => null);
+    if (!tbl || !main.isConnected) continue;
+    const waiting = tbl.status === "waiting";
+    const others = tbl.seats.filter((s) => s.player_id !== api.auth.player_id && s.kind !== "empty")
+      .map((s) => h("bdi", { dir: "auto" }, s.kind === "bot" ? botName(s.seat) : s.name));
+    const names = others.flatMap((b, i) => (i ? [sep(), b] : [b]));
+    main.prepend(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
+      h("h2", {}, waiting ? t("roomWaiting") : t("gameInProgress")),
+      names.length ? h("p.muted", {}, t("withPlayers"), " ", ...names) : null,
+      h("a.btn.primary.big.resume-btn", { href: waiting ? `#/room/${id}` : `#/table/${id}` }, waiting ? t("backToRoom") : t("resume"))));
+  }
 }
 
 async function loadRecent(box) {
@@ -211,18 +338,15 @@ async function loadRecent(box) {
   if (!api.auth) { box.append(h("p.muted", {}, t("noRecent"))); return; }
   try {
     const me = await api.get("/api/me").catch(() => null);
-    if (me && me.tables && me.tables.length) {
-      for (const id of me.tables) box.append(h("a.recent-item.live", { href: `#/table/${id}` }, `▶ ${t("room")} ${id.slice(0, 6)}`));
-    }
     const res = await api.get("/api/me/games?limit=10");
     if (!res.games.length && !(me && me.tables && me.tables.length)) { box.append(h("p.muted", {}, t("noRecent"))); return; }
     for (const g of res.games) {
       const when = new Date(g.ended_at * 1000);
       const won = g.player_ids.includes(api.auth.player_id) && sideWon(g);
       box.append(h("div.recent-item", {},
-        h("span.recent-names", {}, g.names.join(" · ")),
-        h("span.recent-score", {}, g.scores.map(num).join(" – ")),
-        h("span.recent-when", {}, when.toLocaleString(getLang() === "fa" ? "fa-IR" : "en-GB", { dateStyle: "short", timeStyle: "short" })),
+        h("span.recent-names", {}, g.names.map((_, i) => h("bdi", { dir: "auto" }, playerName(g, i))).flatMap((b, i) => (i ? [sep(), b] : [b]))),
+        h("span.recent-score", {}, scoreWords(g)),
+        h("span.recent-when", {}, dateTime(when)),
         won ? h("span.won-tag", {}, "★") : null,
         h("a.btn.small", { href: `#/replay/${g.game_id}` }, t("replay"))));
     }
@@ -237,14 +361,36 @@ async function loadLeaders(box) {
   try {
     const res = await api.get("/api/leaderboard?limit=10");
     if (!res.players.length) { box.replaceWith(h("p.muted", {}, t("noRecent"))); return; }
-    for (const p of res.players) {
+    // The rank is drawn by the page in the page's digits: a list marker would put "1." (a dot beside a
+    // digit) in front of a Persian line.
+    for (const [i, p] of res.players.entries()) {
       box.append(h("li.leader" + (api.auth && p.player_id === api.auth.player_id ? ".me" : ""), {},
-        h("span.leader-name", {}, p.nickname),
-        h("span.leader-stats", {}, `${num(Math.round(p.rating))} · ${t("wins", { n: p.wins })}`)));
+        h("span.leader-rank", { "aria-hidden": "true" }, num(i + 1)),
+        h("bdi.leader-name", { dir: "auto" }, p.nickname),
+        // A rating says something only after rated games: a player with none shows their wins alone. The two
+        // numbers are two chips, never one run of text where «ریتینگ ۱، ۱ برد» reads as 1.1.
+        h("span.leader-stats", {},
+          p.rated_games ? h("span.leader-rating", {}, t("ratingN", { n: Math.round(p.rating) })) : null,
+          h("span.leader-wins", {}, t("wins", { n: p.wins })))));
     }
   } catch {
     box.replaceWith(h("p.muted", {}, "—"));
   }
+}
+
+/** A finished game's player: the computer by the page's name for it, a person by their own. */
+function playerName(g, i) { return g.player_ids && !g.player_ids[i] ? botName(i) : g.names[i]; }
+
+/** "Us 3، Them 1" / "You 2، Bahar 3": a score says whose it is in words, not by its order. */
+function scoreWords(g) {
+  const seat = g.player_ids.indexOf(api.auth.player_id);
+  const name = (i) => h("bdi", { dir: "auto" }, playerName(g, i));
+  const label = (side) => {
+    if (g.players === 4) return seat < 0 ? [name(side), " + ", name(side + 2)] : [side === seat % 2 ? t("us") : t("them")];
+    return [side === seat ? t("you") : name(side)];
+  };
+  const gap = (parts) => scoreGap(parts[parts.length - 1].textContent ?? parts[parts.length - 1]);
+  return g.scores.flatMap((sc, side) => { const l = label(side); return [...(side ? [sep()] : []), ...l, gap(l), num(sc)]; });
 }
 
 function sideWon(g) {
@@ -253,9 +399,14 @@ function sideWon(g) {
   return side === g.winner;
 }
 
+// A private room's seats need its invite code; the server shows the code only to members, so
+// the code a guest arrived with is kept for the room's page (this tab only).
+const roomCodeKey = (tableId) => `hokm.roomCode.${tableId}`;
+
 async function joinByCode(code) {
   await ensureAuth();
-  const tbl = await api.get(`/api/codes/${encodeURIComponent(code.toUpperCase())}`);
+  const tbl = await api.get(`/api/codes/${encodeURIComponent(typedCode(code))}`);
+  if (tbl.code) sessionStorage.setItem(roomCodeKey(tbl.table_id), tbl.code);
   location.hash = tbl.status === "waiting" ? `#/room/${tbl.table_id}` : `#/table/${tbl.table_id}`;
 }
 
@@ -263,15 +414,19 @@ async function quickMatch(players) {
   await ensureAuth();
   let st = await api.post("/api/queue", { players, seed: randomHex(16) });
   const cancel = h("button.btn", { type: "button" }, t("cancel"));
-  const box = h("div.sheet-backdrop", { dataset: { sticky: "1" } }, h("div.sheet.center", { role: "dialog", "aria-modal": "true" },
-    h("div.spinner", { "aria-hidden": "true" }), h("p", { "aria-live": "polite" }, t("searching")), cancel));
+  const wait = new QueueWait();
+  wait.update(st);
+  const box = h("div.sheet-backdrop", { dataset: { sticky: "1" } }, h("div.sheet.center.queue-sheet", { role: "dialog", "aria-modal": "true" },
+    h("div.spinner", { "aria-hidden": "true" }), h("p", { "aria-live": "polite" }, t("searching")), wait.el, cancel));
   document.body.append(box);
   let stop = false;
-  cancel.onclick = async () => { stop = true; box.remove(); await api.del("/api/queue").catch(() => {}); };
+  cancel.onclick = async () => { stop = true; wait.stop(); box.remove(); await api.del("/api/queue").catch(() => {}); };
   while (!stop && st.status !== "matched") {
     await new Promise((r) => setTimeout(r, 1000));
     st = await api.get("/api/queue").catch(() => st);
+    wait.update(st);
   }
+  wait.stop();
   box.remove();
   if (!stop && st.table) location.hash = `#/table/${st.table}`;
 }
@@ -289,28 +444,34 @@ async function room(tableId) {
     const me = api.auth.player_id;
     const host = tbl.host === me;
     const seated = tbl.seats.some((s) => s.player_id === me);
-    const link = tbl.invite_url || `${location.origin}/?join=${tbl.code}`;
+    if (tbl.code) sessionStorage.setItem(roomCodeKey(tableId), tbl.code);
+    const code = tbl.code || sessionStorage.getItem(roomCodeKey(tableId)) || undefined;
+    const link = tbl.invite_url || `${location.origin}/?join=${code || ""}`;
     const act = (fn) => async () => { try { draw(await fn()); } catch (err) { toast(errorText(err), "error"); } };
     clear(body).append(
       h("section.card-panel", {},
         h("h2", {}, t("privateRoom")),
-        h("div.code-box", {}, h("span.muted", {}, t("roomCode")), h("strong.room-code", { dir: "ltr" }, tbl.code || "")),
+        h("div.code-box", {}, h("span.muted", {}, t("roomCode")), h("bdi.room-code.ltr-code", { dir: "ltr", dataset: { testid: "room-code" } }, code || "")),
         h("button.btn#copy-link", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(link); toast(t("copied")); } catch { prompt(t("shareLink"), link); } } }, t("shareLink")),
-        h("p.muted.small", { dir: "ltr" }, link)),
+        h("p.muted.small.invite-link", {}, h("bdi.ltr-code", { dir: "ltr", dataset: { testid: "invite-link" } }, link))),
       h("section.card-panel.seat-list", {},
         tbl.seats.map((s) => h("div.seat-row", { dataset: { seat: s.seat } },
           h("span.seat-no", {}, `${t("seat")} ${num(s.seat + 1)}`),
-          h("span.seat-who", {}, s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? `🤖 ${t("bot")}` : s.name + (s.player_id === me ? ` (${t("you")})` : "")),
-          tbl.players === 4 ? h("span.team-dot", { dataset: { team: s.seat % 2 } }) : null,
-          s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16) })) }, t("sitHere")) : null,
+          s.kind === "empty" ? null : h("span.avatar-pic.room-avatar", { html: avatarSvg(seatAvatar(s, s.seat, s.player_id === me)), dataset: { avatar: seatAvatar(s, s.seat, s.player_id === me) } }),
+          h("span.seat-who", {}, s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? botName(s.seat)
+            : [h("bdi", { dir: "auto" }, s.name), s.player_id === me ? ` (${t("you")})` : ""]),
+          tbl.players === 4 ? h("span.team-dot", { dataset: { team: s.seat % 2 }, title: t("teamsLegend") }) : null,
+          s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16), code })) }, t("sitHere")) : null,
           s.kind === "empty" && seated ? h("button.btn.small.move", { type: "button", onclick: act(async () => {
             // Changing seats is leaving one and taking another.
             const mine = tbl.seats.find((x) => x.player_id === me);
             await api.post(`/api/tables/${tableId}/free`, { seat: mine.seat });
-            return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16) });
+            return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16), code });
           }) }, t("moveHere")) : null,
           s.kind === "empty" && host ? h("button.btn.small.add-bot", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/bot`, { seat: s.seat, level: levels.length ? tbl.bot : undefined })) }, t("addBot")) : null,
-          s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null))),
+          s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null)),
+        // What the coloured dots mean: nothing else on this page says who plays with whom.
+        tbl.players === 4 ? h("p.muted.small.teams-legend", {}, t("teamsLegend")) : null),
       host ? h("button.btn.primary.big#start-game", { type: "button", disabled: tbl.seats.some((s) => s.kind === "empty"), onclick: act(() => api.post(`/api/tables/${tableId}/start`, {})) }, t("startGame"))
         : h("p.muted", { "aria-live": "polite" }, t("waitingHost")));
   };
@@ -325,6 +486,9 @@ async function room(tableId) {
 }
 
 // ------------------------------------------------------------------------------ live table
+/** The engine's codes for an action the rules do not allow (hokm.engine.errors.IllegalActionError). */
+const REFUSALS = ["not_your_turn", "wrong_phase", "not_in_hand", "must_follow_suit", "bad_discard", "hand_over", "game_over", "bad_action"];
+
 async function tablePage(tableId) {
   await ensureAuth();
   const root = h("main.table-page");
@@ -333,6 +497,7 @@ async function tablePage(tableId) {
   let tableInfo = null;
   let gameId = null;
   let lastStatus = "open";
+  let talk = null;
   const table = new Table(root, {
     onAction: (a) => sock && sock.action(a),
     onHint: () => sock && sock.hint(),
@@ -340,18 +505,21 @@ async function tablePage(tableId) {
     onGameOverActions: () => [
       gameId ? h("a.btn", { href: `#/replay/${gameId}` }, t("replay")) : null,
       gameId ? h("button.btn", { type: "button", onclick: () => downloadRecord(gameId) }, t("download")) : null,
-      h("button.btn", { type: "button", onclick: () => showFairness(tableId) }, t("verify")),
+      h("button.btn", { type: "button", onclick: () => showFairness(tableId, playedHands()) }, t("verify")),
+      talk && talk.rematchButton(api, tableId, toast),
       h("a.btn.primary", { href: "#/" }, t("newGame")),
     ],
   });
+  // Once the game is over, how many hands it played (the fairness list leaves out a deck never dealt).
+  const playedHands = () => (table.view && table.view.phase === "over" ? table.view.results.length : null);
   const openMenu = () => {
     const close = () => m.remove();
     const m = h("div.sheet-backdrop", { onclick: (ev) => { if (ev.target === m) close(); } },
       h("div.sheet", { role: "dialog", "aria-modal": "true", "aria-label": t("menu") },
         h("div.sheet-head", {}, h("h2", {}, t("menu")), h("button.icon-btn", { type: "button", onclick: close, "aria-label": t("close") }, "✕")),
         h("button.btn.wide", { type: "button", onclick: () => { close(); openSettings(); } }, t("settings")),
-        h("button.btn.wide", { type: "button", onclick: () => { close(); showFairness(tableId); } }, t("fairness")),
-        tableInfo && tableInfo.code ? h("p.muted", {}, `${t("roomCode")}: `, h("strong", { dir: "ltr" }, tableInfo.code)) : null,
+        h("button.btn.wide", { type: "button", onclick: () => { close(); showFairness(tableId, playedHands()); } }, t("fairness")),
+        tableInfo && tableInfo.code ? h("p.muted", {}, `${t("roomCode")}: `, h("bdi.ltr-code", { dir: "ltr", dataset: { testid: "menu-room-code" } }, h("strong", {}, tableInfo.code))) : null,
         h("a.btn.wide", { href: "#/", onclick: close }, t("leave"))));
     document.body.append(m);
   };
@@ -372,12 +540,13 @@ async function tablePage(tableId) {
       // A fresh state replaces whatever was queued: it is the truth as of msg.seq.
       table.queue.length = 0;
       table.update({ view: msg.view, seats: msg.table.seats, deadline: msg.deadline, info: msg.table, fresh: true });
+      if (msg.view && msg.view.phase === "over") keepReplay(gameId); // a finished game seen again (a reload)
       // A seat a bot took while we were away: ask for it back.
       const mine = msg.seat !== null && msg.table.seats[msg.seat];
       if (mine && mine.auto) sock.back();
     },
     onEvent: (msg) => {
-      if (msg.event.kind === "game_over") gameId = msg.event.game_id;
+      if (msg.event.kind === "game_over") { gameId = msg.event.game_id; keepReplay(gameId); }
       // Add our own randomness to the next shuffle, so the deck is not the server's choice alone
       // (the first hand's seed went with creating the table, sitting, or queueing).
       if (msg.event.kind === "commit" && msg.view && msg.view.seat !== null) sock.send({ type: "seed", seed: randomHex(16) });
@@ -389,20 +558,57 @@ async function tablePage(tableId) {
         else if (ev.reason === "reclaim") table.banner(null);
       }
       table.update({ view: msg.view, seats: msg.seats, deadline: msg.deadline, event: msg.event, serverAt: msg.at });
+      if (talk) talk.onTalkEvent(table, ev, msg.view && msg.view.seat, toast);
     },
     onHint: (msg) => table.showHint(msg.action),
+    onSocial: socialNotice,
     onError: (msg) => {
       // The next event sets things right; a late seed simply does not count.
+      if (msg.ref === "chat" && talk && talk.onChatError(msg)) return; // said under the chat box
       if (["stale_seq", "rate_limited", "seed_closed"].includes(msg.code) || msg.ref === "seed") return;
-      toast(`${t("error")}: ${msg.message || msg.code}`, "error");
+      // An action the rules refused (IllegalActionError codes): the table says why, on the card.
+      if (msg.ref === "action" && REFUSALS.includes(msg.code)) { table.showRefusal(msg.code, msg.message); return; }
+      toast(errorText(msg), "error");
     },
-  });
-  sock.open();
+  }, { code: sessionStorage.getItem(roomCodeKey(tableId)) });
+  // talk.js first: a finished game's summary offers its rematch button.
+  const talking = import("./talk.js");
+  // Blocking from the chat panel goes through the friends API (docs/protocol.md).
+  const social = {
+    block: (id) => api.post(`/api/blocks/${encodeURIComponent(id)}`, {}),
+    unblock: (id) => api.del(`/api/blocks/${encodeURIComponent(id)}`),
+    blocked: async () => (await api.get("/api/friends")).blocked.map((p) => p.player_id),
+  };
+  // The table's node, asked while talk.js loads, so that the first connection already names it (a balancer
+  // routes it to the node that runs the table); a slow answer does not hold the connection back for long.
+  const owner = api.get(`/api/tables/${encodeURIComponent(tableId)}`).then((info) => { if (info && !sock.joined) sock.node = info.node || null; }, () => {});
+  const mounted = talking.then((m) => { talk = m; m.mountTalk(table, (x) => sock.send(x), { tableId, me: api.auth && api.auth.player_id, social }); }).catch(() => {});
+  Promise.all([mounted, Promise.race([owner, new Promise((r) => setTimeout(r, 1500))])]).then(() => sock.open());
   // Re-connect straight away when the tab comes back to life (phones suspend sockets).
   const wake = () => { if (document.visibilityState === "visible" && sock.ws && sock.ws.readyState > 1) { clearTimeout(sock.retryTimer); sock.open(); } };
   document.addEventListener("visibilitychange", wake);
   window.hokmDebug = { table, sock };
-  return () => { sock.close(); table.destroy(); document.removeEventListener("visibilitychange", wake); };
+  return () => {
+    sock.close(); table.destroy(); document.removeEventListener("visibilitychange", wake);
+    if (window.hokmDebug && window.hokmDebug.table === table) window.hokmDebug = null; // no handle on a table gone
+  };
+}
+
+/**
+ * Ask for a finished game's replay as soon as it is over, so that the service worker keeps it on the device
+ * (sw.js keeps every replay fetched) and the offline page lists it, whether or not the player opens it. The
+ * record may take a moment to be written: a few tries, then nothing (the replay is kept when it is opened).
+ */
+const keptReplays = new Set();
+async function keepReplay(id, tries = 4) {
+  if (!id || keptReplays.has(id) || !("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+  keptReplays.add(id);
+  for (let i = 0; i < tries; i++) {
+    try { await api.get(`/api/games/${encodeURIComponent(id)}/replay`); return; } catch (err) {
+      if (err && err.code === "network") return;
+    }
+    await new Promise((r) => setTimeout(r, 1500 * (i + 1)));
+  }
 }
 
 function randomHex(bytes) {
@@ -424,7 +630,7 @@ async function downloadRecord(gameId) {
   }
 }
 
-async function showFairness(tableId) {
+async function showFairness(tableId, played = null) {
   const list = h("ul.fair-list", { "aria-live": "polite" }, h("li", {}, "…"));
   const close = () => box.remove();
   const box = h("div.sheet-backdrop", { onclick: (ev) => { if (ev.target === box) close(); } },
@@ -433,14 +639,15 @@ async function showFairness(tableId) {
   document.body.append(box);
   try {
     const res = await api.get(`/api/tables/${tableId}/fair`);
-    const checks = await checkHands(res.hands);
+    const checks = await checkHands(res.hands, played);
     clear(list);
     if (!checks.length) list.append(h("li.muted", {}, "—"));
     for (const c of checks) {
-      list.append(h("li.fair-item", { dataset: { ok: String(c.ok) } },
-        h("span.fair-mark", { "aria-hidden": "true" }, c.ok === true ? "✓" : c.ok === false ? "✗" : "…"),
-        h("span", {}, c.ok === true ? t("verifyOk", { n: c.hand + 1 }) : c.ok === false ? t("verifyBad", { n: c.hand + 1 }) : `${t("handN", { n: c.hand + 1 })}: ${c.note}`),
-        h("code.commit", { dir: "ltr" }, c.commit.slice(0, 16) + "…")));
+      list.append(h("li.fair-item", { dataset: { ok: String(c.ok), dealt: String(c.dealt) } },
+        h("span.fair-mark", { "aria-hidden": "true" }, c.ok === true ? "✓" : c.ok === false ? "✗" : c.dealt ? "…" : "–"),
+        h("span.fair-text", {}, c.ok === true ? t("verifyOk", { n: c.hand + 1 }) : c.ok === false ? t("verifyBad", { n: c.hand + 1 }) : `${t("handN", { n: c.hand + 1 })}: ${c.note}`),
+        // The commitment on a line of its own, whole, left to right in Latin digits: every row alike.
+        h("bdi.commit.ltr-code", { dir: "ltr", title: c.commit }, c.commit)));
     }
   } catch (err) {
     clear(list).append(h("li", {}, errorText(err)));
@@ -448,15 +655,28 @@ async function showFairness(tableId) {
 }
 
 // ------------------------------------------------------------------------------ router
+/** A screen's teardown, with a connection that brings a friend's invitations and requests while it shows (the
+ *  table's own connection and the home page's friends panel bring them on their screens). */
+function withNews(stop) {
+  const close = api.auth ? socialSocket(api, socialNotice) : null;
+  return () => { if (close) close(); if (stop) stop(); };
+}
+
 async function route() {
   if (teardown) { try { teardown(); } catch { /* screen already gone */ } teardown = null; }
   document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
+  window.scrollTo(0, 0); // a new screen opens at its top, not where the last one was scrolled to
   const hash = location.hash.replace(/^#\/?/, "");
   const [page, id] = hash.split("/");
   try {
     if (page === "table" && id) teardown = await tablePage(id);
-    else if (page === "room" && id) teardown = await room(id);
-    else if (page === "replay" && id) { clear(app).append(topBar()); teardown = await showReplay(app, api, id); }
+    else if (page === "room" && id) teardown = withNews(await room(id));
+    else if (page === "replay" && id) { clear(app).append(topBar()); teardown = withNews(await showReplay(app, api, id)); }
+    else if (page === "profile") {
+      clear(app).append(topBar());
+      const { showProfile } = await import("./profile.js");
+      teardown = withNews(await showProfile(app, api, { ensureAuth, errorText, toast }, id ? decodeURIComponent(id) : null));
+    }
     else teardown = await home();
   } catch (err) {
     clear(app).append(topBar(), h("main.home", {}, h("section.card-panel", {}, h("p", {}, errorText(err)), h("a.btn", { href: "#/" }, t("home")))));

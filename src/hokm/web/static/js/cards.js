@@ -1,9 +1,11 @@
-// Card art, drawn here as SVG: suit shapes, 7 face designs and 7 back patterns. Nothing is
+// Card art, drawn here as SVG: suit shapes, 8 face designs and 7 back patterns. Nothing is
 // loaded from elsewhere; each image is built once per (design, card) and cached as a data URL.
 //
 // A card is the two-character notation of the engine: rank "23456789TJQKA" + suit "SHDC".
 
 import { rankLabel } from "./i18n.js";
+import { courtFigure } from "./figures.js";
+import { girih, termeh } from "./ornament.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const RANKS = "23456789TJQKA";
@@ -22,9 +24,10 @@ const SHAPES = {
 };
 
 /** SVG markup of one suit shape centred on (x, y), half-size r. */
-export function suitShape(suit, x, y, r, fill, flip = false) {
+export function suitShape(suit, x, y, r, fill, flip = false, cls = "") {
   const rot = flip ? ` rotate(180)` : "";
-  return `<path d="${SHAPES[suit]}" fill="${fill}" transform="translate(${x} ${y}) scale(${r})${rot}"/>`;
+  const c = cls ? ` class="${cls}"` : "";
+  return `<path${c} d="${SHAPES[suit]}" fill="${fill}" transform="translate(${x} ${y}) scale(${r})${rot}"/>`;
 }
 
 /** A standalone suit icon (for buttons, badges, the trump marker). */
@@ -49,28 +52,34 @@ const PIPS = {
 // Each face design: paper, ink per suit, corner style, what goes in the middle, and an optional frame.
 export const FACE_DESIGNS = {
   classic: {
-    paper: "#fffdf8", edge: "#c9c3b5", ink: { S: "#1d1d22", C: "#1d1d22", H: "#d0312d", D: "#d0312d" },
-    font: "Georgia, 'DejaVu Serif', serif", middle: "pips", frame: null, courtBg: "#f3e3b5", accent: "#2b4a8b",
+    paper: "#fffdf8", edge: "#c9c3b5", ink: { S: "#1d1d22", C: "#1d1d22", H: "#bf262b", D: "#bf262b" },
+    font: "Georgia, 'DejaVu Serif', serif", middle: "pips", frame: null, courtBg: "#f7ecce", accent: "#2b4a8b",
   },
   jumbo: {
-    paper: "#ffffff", edge: "#bdbdbd", ink: { S: "#121212", C: "#121212", H: "#e0262b", D: "#e0262b" },
-    font: "'DejaVu Sans', Arial, sans-serif", middle: "jumbo", frame: null, courtBg: "#ffe9a8", accent: "#333",
+    paper: "#ffffff", edge: "#bdbdbd", ink: { S: "#121212", C: "#121212", H: "#c81e25", D: "#c81e25" },
+    font: "'DejaVu Sans', Arial, sans-serif", middle: "jumbo", frame: null, courtBg: "#fff3cc", accent: "#333",
   },
   fourColour: {
-    paper: "#fcfcfa", edge: "#c4c4c4", ink: { S: "#1b1b1f", H: "#d42a2a", D: "#1f62c9", C: "#13893f" },
-    font: "'DejaVu Sans', Arial, sans-serif", middle: "pips", frame: null, courtBg: "#ececec", accent: "#555",
+    paper: "#fcfcfa", edge: "#c4c4c4", ink: { S: "#1b1b1f", H: "#c42424", D: "#1d5cbd", C: "#0d7535" },
+    font: "'DejaVu Sans', Arial, sans-serif", middle: "pips", frame: null, courtBg: "#f2f2f0", accent: "#555",
   },
   minimal: {
-    paper: "#f7f4ee", edge: "#d6d0c4", ink: { S: "#2e3440", C: "#2e3440", H: "#bf4e4e", D: "#bf4e4e" },
-    font: "'DejaVu Sans', Arial, sans-serif", middle: "single", frame: null, courtBg: "#ebe5d8", accent: "#8a7f6a",
+    paper: "#f7f4ee", edge: "#d6d0c4", ink: { S: "#2e3440", C: "#2e3440", H: "#a63c3c", D: "#a63c3c" },
+    font: "'DejaVu Sans', Arial, sans-serif", middle: "single", frame: null, courtBg: "#f1ece1", accent: "#8a7f6a",
   },
   persian: {
     paper: "#fbf6e9", edge: "#b68b2e", ink: { S: "#123c5a", C: "#123c5a", H: "#b3262e", D: "#b3262e" },
     font: "Georgia, 'DejaVu Serif', serif", middle: "pips", frame: "tiles", courtBg: "#d9efef", accent: "#1a8a8a",
   },
   night: {
-    paper: "#1c2130", edge: "#3b4560", ink: { S: "#e6ecff", C: "#9be7c4", H: "#ff6b8b", D: "#ffb35c" },
-    font: "'DejaVu Sans', Arial, sans-serif", middle: "single", frame: "glow", courtBg: "#262d42", accent: "#7aa2ff",
+    paper: "#131726", edge: "#3b4560", ink: { S: "#eef2ff", C: "#a8f0d0", H: "#ff93ab", D: "#ffc27a" },
+    font: "'DejaVu Sans', Arial, sans-serif", middle: "single", frame: "glow", courtBg: "#1a1f31", accent: "#7aa2ff",
+  },
+  // Persian miniature: court cards are figures (figures.js), aces sit in a shamseh (sun medallion).
+  miniature: {
+    paper: "#fcf7ea", edge: "#b08a3e", ink: { S: "#172447", C: "#172447", H: "#a81f2a", D: "#a81f2a" },
+    font: "Georgia, 'DejaVu Serif', serif", middle: "pips", frame: "gilt", courtBg: "#f7efd8", accent: "#1a8a8a",
+    figures: true, ace: "shamseh",
   },
   vintage: {
     paper: "#f3e6c8", edge: "#8f7448", ink: { S: "#3b2a1a", C: "#3b2a1a", H: "#9c2b1f", D: "#9c2b1f" },
@@ -85,7 +94,7 @@ function corner(d, rank, suit, ink, big) {
   const y = big ? 29 : 22;
   const sy = big ? 45 : 35;
   const sr = big ? 9 : 6.5;
-  const one = `<text x="${big ? 17 : 12}" y="${y}" font-family="${d.font}" font-size="${size}" font-weight="700" fill="${ink}" text-anchor="middle"${narrow}>${label}</text>${suitShape(suit, big ? 17 : 12, sy, sr, ink)}`;
+  const one = `<text x="${big ? 17 : 12}" y="${y}" font-family="${d.font}" font-size="${size}" font-weight="700" fill="${ink}" text-anchor="middle"${narrow} class="glyph">${label}</text>${suitShape(suit, big ? 17 : 12, sy, sr, ink, false, "glyph")}`;
   return `<g>${one}</g><g transform="rotate(180 50 70)">${one}</g>`;
 }
 
@@ -96,6 +105,14 @@ function frame(d) {
     for (let i = 0; i < 9; i++) {
       const x = 14 + i * 9;
       s += `<path d="M${x} 2.2 l2.4 2.8 -2.4 2.8 -2.4 -2.8z" fill="${d.edge}"/><path d="M${x} 132.2 l2.4 2.8 -2.4 2.8 -2.4 -2.8z" fill="${d.edge}"/>`;
+    }
+    return s;
+  }
+  if (d.frame === "gilt") {
+    // A gold rule with small four-petal rosettes in the corners free of the index, as on a manuscript page.
+    let s = `<rect x="4.2" y="4.2" width="91.6" height="131.6" rx="5.5" fill="none" stroke="${d.edge}" stroke-width="1.1"/>`;
+    for (const [x, y] of [[91, 9], [9, 131]]) {
+      s += `<g transform="translate(${x} ${y})"><path d="M0 -3 Q1.2 0 0 3 Q-1.2 0 0 -3Z M-3 0 Q0 1.2 3 0 Q0 -1.2 -3 0Z" fill="${d.accent}"/><circle r="0.9" fill="${d.edge}"/></g>`;
     }
     return s;
   }
@@ -112,7 +129,7 @@ function frame(d) {
 // Court cards: no portraits, but an emblem per rank (crown, rosette, plume) in a framed panel.
 function court(d, rank, suit, ink) {
   const bg = d.courtBg;
-  let s = `<rect x="24" y="26" width="52" height="88" rx="6" fill="${bg}" stroke="${ink}" stroke-width="1.2"/>`;
+  let s = `<rect class="paper" x="24" y="26" width="52" height="88" rx="6" fill="${bg}" stroke="${ink}" stroke-width="1.2"/>`;
   s += `<rect x="27" y="29" width="46" height="82" rx="4" fill="none" stroke="${d.accent}" stroke-width="0.7" stroke-dasharray="2 1.5"/>`;
   if (rank === "K") {
     s += `<path d="M34 66 L36 46 L43 56 L50 40 L57 56 L64 46 L66 66 Z" fill="${ink}"/>` +
@@ -129,38 +146,54 @@ function court(d, rank, suit, ink) {
       `<path d="M50 36 C40 46 40 58 48 70" fill="none" stroke="${d.accent}" stroke-width="2"/>` +
       `<rect x="44" y="72" width="12" height="4" rx="1.5" fill="${d.accent}"/>`;
   }
-  s += suitShape(suit, 50, 94, 10, ink);
+  s += suitShape(suit, 50, 94, 10, ink, false, "glyph");
   return s;
 }
 
+function shamseh(ink, d) {
+  // A sun medallion: sixteen points round a disc, in gold and turquoise, under the ace's suit.
+  let pts = "";
+  for (let i = 0; i < 32; i++) {
+    const r = i % 2 ? 26 : 33, a = (i * Math.PI) / 16;
+    pts += `${i ? "L" : "M"}${(50 + r * Math.sin(a)).toFixed(2)} ${(70 - r * Math.cos(a)).toFixed(2)}`;
+  }
+  return `<path d="${pts}Z" fill="#e9c767" stroke="${d.edge}" stroke-width="0.8"/>` +
+    `<circle class="paper" cx="50" cy="70" r="25" fill="#e3f1ec" stroke="${d.accent}" stroke-width="1.4"/>` +
+    `<circle cx="50" cy="70" r="22.5" fill="none" stroke="${d.edge}" stroke-width="0.6" stroke-dasharray="1.6 1.2"/>`;
+}
+
 function middle(d, rank, suit, ink) {
+  if ("JQK".includes(rank) && d.figures) return courtFigure(rank, suit, (x, y, r) => suitShape(suit, x, y, r, ink, false, "glyph"), d.courtBg);
   if ("JQK".includes(rank)) return court(d, rank, suit, ink);
+  if (rank === "A" && d.ace === "shamseh") return shamseh(ink, d) + suitShape(suit, 50, 70, 17, ink, false, "glyph");
   const r = RANKS.indexOf(rank) + 2;
   if (rank === "A") {
     const extra = d.middle === "pips" ? `<circle cx="50" cy="70" r="30" fill="none" stroke="${ink}" stroke-opacity="0.18" stroke-width="1.2"/>` : "";
-    return extra + suitShape(suit, 50, 70, 22, ink);
+    return extra + suitShape(suit, 50, 70, 22, ink, false, "glyph");
   }
   if (d.middle === "jumbo") {
-    return `<text x="50" y="92" font-family="${d.font}" font-size="58" font-weight="800" fill="${ink}" text-anchor="middle" fill-opacity="0.92">${rankLabel(rank)}</text>`;
+    return `<text x="50" y="92" font-family="${d.font}" font-size="58" font-weight="800" fill="${ink}" text-anchor="middle" fill-opacity="0.92" class="glyph">${rankLabel(rank)}</text>`;
   }
-  if (d.middle === "single") return suitShape(suit, 50, 72, 17, ink);
-  return PIPS[r].map(([x, y]) => suitShape(suit, x, y, 8.5, ink, y > 72)).join("");
+  if (d.middle === "single") return suitShape(suit, 50, 72, 17, ink, false, "glyph");
+  return PIPS[r].map(([x, y]) => suitShape(suit, x, y, 8.5, ink, y > 72, "glyph")).join("");
 }
 
-function faceSvg(design, card) {
+/** SVG markup of a card face. Rank and suit marks carry class "glyph"; what they are drawn on (the
+ *  card, a court panel) carries class "paper", so the contrast test can pair each mark with its ground. */
+export function faceSvg(design, card) {
   const d = FACE_DESIGNS[design] || FACE_DESIGNS.classic;
   const rank = card[0], suit = card[1];
   const ink = d.ink[suit];
   const big = d.middle === "jumbo";
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}">` +
-    `<rect x="0.75" y="0.75" width="98.5" height="138.5" rx="8" fill="${d.paper}" stroke="${d.edge}" stroke-width="1.5"/>` +
+    `<rect class="paper" x="0.75" y="0.75" width="98.5" height="138.5" rx="8" fill="${d.paper}" stroke="${d.edge}" stroke-width="1.5"/>` +
     frame(d) + corner(d, rank, suit, ink, big) + (big && !"JQKA".includes(rank) ? middleJumbo(d, rank, suit, ink) : middle(d, rank, suit, ink)) +
     `</svg>`;
 }
 
 // The jumbo design keeps the corner index huge and puts one big suit in the middle: readable at phone size.
 function middleJumbo(d, rank, suit, ink) {
-  return suitShape(suit, 56, 84, 24, ink);
+  return suitShape(suit, 56, 84, 24, ink, false, "glyph");
 }
 
 // Card backs: a pattern in a tile, a border and a centre medallion; two colours each.
@@ -171,7 +204,7 @@ export const BACK_DESIGNS = {
   waves: { a: "#3a2f86", b: "#b9b2ff", kind: "waves" },
   checker: { a: "#1f5b33", b: "#cfe8b0", kind: "checker" },
   sunburst: { a: "#b34a12", b: "#ffd29a", kind: "sunburst" },
-  boteh: { a: "#4b1d5e", b: "#f0b8e0", kind: "boteh" },
+  boteh: { a: "#6d1224", b: "#e2a93e", kind: "boteh" },
 };
 
 function backPattern(k, a, b) {
@@ -179,9 +212,9 @@ function backPattern(k, a, b) {
     case "lattice":
       return `<pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="10" height="10" fill="${a}"/><path d="M0 0H10M0 0V10" stroke="${b}" stroke-width="1.2"/><circle cx="5" cy="5" r="1.3" fill="${b}"/></pattern>`;
     case "girih": {
-      // An eight-pointed star from two overlapping squares, repeated.
-      const star = `<path d="M7 1.5 L8.6 5.4 L12.5 7 L8.6 8.6 L7 12.5 L5.4 8.6 L1.5 7 L5.4 5.4Z" fill="none" stroke="${b}" stroke-width="0.8"/><rect x="3.2" y="3.2" width="7.6" height="7.6" fill="none" stroke="${b}" stroke-width="0.5" transform="rotate(45 7 7)"/>`;
-      return `<pattern id="p" width="14" height="14" patternUnits="userSpaceOnUse"><rect width="14" height="14" fill="${a}"/>${star}</pattern>`;
+      // Eight-pointed stars and crosses in strapwork (ornament.js), gold on lapis.
+      const t = girih(6.2, { ground: a, line: b, star: "#2a5a9a", cross: "#1a8a8a" });
+      return `<pattern id="p" width="${t.w}" height="${t.h}" patternUnits="userSpaceOnUse" x="50" y="70">${t.body}</pattern>`;
     }
     case "dots":
       return `<pattern id="p" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="${a}"/><circle cx="2" cy="2" r="1.4" fill="${b}"/><circle cx="6" cy="6" r="1.4" fill="${b}" fill-opacity="0.6"/></pattern>`;
@@ -195,8 +228,11 @@ function backPattern(k, a, b) {
       return `<pattern id="p" width="100" height="140" patternUnits="userSpaceOnUse"><rect width="100" height="140" fill="${a}"/>${rays}</pattern>`;
     }
     case "boteh":
-    default:
-      return `<pattern id="p" width="14" height="18" patternUnits="userSpaceOnUse"><rect width="14" height="18" fill="${a}"/><path d="M7 3 C11 6 11 12 7 14 C4 15 3 11 6 10 C8 9 8 6 7 3Z" fill="${b}" fill-opacity="0.75"/></pattern>`;
+    default: {
+      // Termeh: rows of boteh turned alternately, as woven in Yazd (ornament.js).
+      const t = termeh({ ground: a, body: "#8e1f30", edge: b, flower: "#f7e3a1", band: b }, 1, 0.5);
+      return `<pattern id="p" width="${t.w}" height="${t.h}" patternUnits="userSpaceOnUse">${t.body}</pattern>`;
+    }
   }
 }
 

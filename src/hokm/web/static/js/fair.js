@@ -16,12 +16,20 @@ async function sha256Hex(bytes) {
   return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** [{hand, commit, ok: true|false|null, note}] for the FairHand list of GET /api/tables/{id}/fair. */
-export async function checkHands(hands) {
+/**
+ * [{hand, commit, ok: true|false|null, note, dealt}] for the FairHand list of GET /api/tables/{id}/fair.
+ * `played` is how many hands the game has finished once it is over (null while it goes on): the
+ * server commits to the next deck before it knows the game is over, so a commitment past the last
+ * hand was never dealt, and its seed has nothing to prove.
+ */
+export async function checkHands(hands, played = null) {
   const out = [];
   for (const fh of hands || []) {
-    const item = { hand: fh.hand, commit: fh.commit || "", ok: null, note: "" };
-    if (!fh.server_seed) {
+    const item = { hand: fh.hand, commit: fh.commit || "", ok: null, note: "", dealt: true };
+    if (!fh.server_seed && played !== null && fh.hand >= played) {
+      item.dealt = false;
+      item.note = t("notDealt");
+    } else if (!fh.server_seed) {
       item.note = t("notRevealed"); // the seed is revealed when the hand is over
     } else if (!(window.crypto && crypto.subtle)) {
       item.note = t("noWebCrypto");

@@ -1,8 +1,7 @@
 // The match score as a seven-petal flower, as players mark it at a real table: one yellow petal
-// per point, a cup in the middle once the flower is complete. Points beyond seven (a kot can
-// overshoot) are written in the centre.
+// per point, a cup in the middle once the flower is complete. The number itself is written beside
+// the flower (the bar's game score), not repeated inside it.
 
-import { num } from "./i18n.js";
 import { esc } from "./dom.js";
 
 export function flowerSvg(points, target = 7, label = "") {
@@ -15,7 +14,6 @@ export function flowerSvg(points, target = 7, label = "") {
   }
   const done = points >= target;
   s += `<circle r="10" class="${done ? "core done" : "core"}"/>`;
-  if (points > target || petals !== 7) s += `<text y="4.5" text-anchor="middle" class="core-num">${num(points)}</text>`;
-  else if (done) s += `<path d="M-6 -5 H6 V-1 A6 6 0 0 1 -6 -1Z M-2 4 H2 V6 H4 V8 H-4 V6 H-2Z" class="cup"/>`;
+  if (done) s += `<path d="M-6 -5 H6 V-1 A6 6 0 0 1 -6 -1Z M-2 4 H2 V6 H4 V8 H-4 V6 H-2Z" class="cup"/>`;
   return s + "</svg>";
 }

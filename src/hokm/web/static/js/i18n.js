@@ -2,7 +2,7 @@
 // which writes Persian digits in Persian mode. The game's own terms (Hâkem, Hokm, kot) keep
 // their Persian names in both languages, transliterated in English.
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     appName: "Hokm",
     tagline: "The Persian trick-taking game",
@@ -26,14 +26,46 @@ const STRINGS = {
     searching: "Looking for players…",
     cancel: "Cancel",
     recentGames: "Your recent games",
+    myProfile: "Your profile",
     noRecent: "No finished games yet.",
     leaderboard: "Best players",
+    accountOpen: "Account and friends",
     wins: "{n} wins",
+    wins_one: "{n} win",
+    ratingN: "rating {n}",
+    // A friend's request or invitation, shown on any screen (app.js), and the friends panel's answers.
+    accept: "Accept",
+    decline: "Decline",
+    block: "Block",
+    unblock: "Unblock",
+    invitesYou: "invites you to a room",
+    nowFriends: "You are friends now",
+    roomFor: "{n} players",
+    roomFor_one: "{n} player",
+    wantsFriend: "wants to be your friend",
+    blocked: "Blocked",
     settings: "Settings",
     language: "Language",
     theme: "Table",
     faces: "Card faces",
     backs: "Card backs",
+    avatar: "Your picture",
+    av_shah: "Shah",
+    av_banu: "Lady",
+    av_pahlevan: "Champion",
+    av_darvish: "Dervish",
+    av_shaer: "Poet",
+    av_golbanu: "Golbanu",
+    av_chupan: "Shepherd",
+    av_shirin: "Shirin",
+    av_mirza: "Mirza",
+    av_bibi: "Grandmother",
+    av_javan: "Young man",
+    av_sarbaz: "Soldier",
+    av_khorshid: "Sun",
+    av_sarv: "Cypress",
+    av_anar: "Pomegranate",
+    av_bolbol: "Nightingale",
     speed: "Animation speed",
     speed_slow: "Slow",
     speed_normal: "Normal",
@@ -78,6 +110,7 @@ const STRINGS = {
     hakemKoti: "Hâkem-koti",
     tricks: "Tricks",
     score: "Score",
+    scoreWord: "points",
     us: "Us",
     them: "Them",
     side: "Side",
@@ -88,7 +121,11 @@ const STRINGS = {
     hakemChoosing: "{name} is choosing the Hokm",
     discardTitle: "Discard {n} cards",
     discardHelp: "Pick {n} cards to put face down. Nobody will see them.",
+    discardTitle_one: "Discard {n} card",
+    discardHelp_one: "Pick {n} card to put face down. Nobody will see it.",
     confirm: "Confirm",
+    confirmCount: "Confirm ({a}/{n})",
+    teamsLegend: "Seats of one colour play together",
     drawTitle: "The top card of the stock",
     keep: "Keep it",
     pass: "Pass it",
@@ -104,6 +141,7 @@ const STRINGS = {
     handWonThey: "They won the hand",
     handWonYou: "You won the hand",
     points: "{n} points",
+    points_one: "{n} point",
     point1: "1 point",
     gameOver: "Game over",
     gameWonBy: "{side} won the game",
@@ -112,6 +150,8 @@ const STRINGS = {
     gameWonYou: "You won the game",
     youWin: "You won!",
     youLose: "You lost",
+    weWin: "We won!",
+    weLose: "We lost",
     nextHand: "Next hand",
     newGame: "New game",
     replay: "Replay",
@@ -121,15 +161,45 @@ const STRINGS = {
     verifyBad: "Hand {n}: mismatch!",
     verifyNone: "Hand {n}: no commitment",
     fairness: "Fair shuffle",
+    sigThis: "Signed by this server",
+    sigOther: "Signed by another server, key",
+    sigNone: "Not signed: nothing shows which server dealt it",
+    sigBad: "The signature does not match: the record was changed after signing",
     noWebCrypto: "this browser cannot hash here (it needs https or localhost)",
     notRevealed: "seed revealed when the hand is over",
+    notDealt: "not dealt, the game ended before this hand",
     reconnecting: "Connection lost. Reconnecting…",
     reconnected: "Back at the table",
     connectError: "Cannot reach the server",
     error: "Error",
+    // The server's refusals (docs/protocol.md, error codes) in the player's words; errorText() picks them.
+    err_generic: "That did not work. Please try again.",
+    err_room_not_found: "No room has this code. Check it and try again.",
+    err_not_found: "It is not there any more.",
+    err_code_required: "This is a private room: joining needs its code.",
+    err_rate_limited: "Too many tries; wait a little and try again",
+    err_too_many_tables: "You have too many tables open: finish or leave one first.",
+    err_busy: "The server is busy; try again in a moment.",
+    err_full: "The server is full; try again in a moment.",
+    err_seat_taken: "Someone has just taken this seat.",
+    err_already_seated: "You already have a seat at this table.",
+    err_table_started: "This game has already started.",
+    err_table_not_ready: "Every seat needs a player before the game starts.",
+    err_table_not_open: "This room has started or closed",
+    err_not_host: "Only the room's host can do that.",
+    err_not_seated: "You have no seat at this table.",
+    err_not_over: "The game is not over yet.",
+    err_game_in_progress: "You are already in a game.",
+    err_in_game: "You are already in a game.",
+    err_unauthorized: "Your session has ended: reload the page.",
+    err_forbidden: "That is not allowed here.",
+    err_no_such_seat: "There is no such seat.",
+    err_spectator: "Spectators cannot do that.",
+    err_bad_request: "The server could not read that request.",
     played: "{name} played {card}",
     playedYou: "You played {card}",
     trickTo: "{name} takes the trick",
+    trickToYou: "You take the trick",
     trumpIs: "Hokm is {suit}",
     timer: "{n} s left",
     handN: "Hand {n}",
@@ -138,18 +208,44 @@ const STRINGS = {
     next: "Next",
     first: "Start",
     last: "End",
-    allHands: "All hands",
+    beforeFirstTrick: "The deal, before the first trick",
     skip: "Skip",
     spectator: "Spectator",
     seatName: "Seat {n}",
     cardsLeft: "{n} cards",
+    cardsLeft_one: "{n} card",
     rulesShort: "First to {n} points",
+    rulesShort_one: "First to {n} point",
     your: "your",
     codeInvalid: "Enter the room code",
     nicknameFirst: "Choose your name, then press Join",
+    invitedTitle: "You are invited to a game of Hokm",
+    invitedHelp: "Write the name the others will see, then join the room and pick a seat.",
+    nicknameNeeded: "Write a name first",
+    inviteGone: "This room no longer exists",
+    notNow: "Not now: go to the home page",
+    gameInProgress: "Your game is still going on",
+    roomWaiting: "Your room is waiting",
+    withPlayers: "At the table:",
+    resume: "Go back to the game",
+    backToRoom: "Back to the room",
     firstHakem: "The first ace went to {name}: Hâkem",
     scoreOf: "{side}: {n} of {t}",
     handResult: "Tricks {a}",
+    tricksN: "{n} tricks",
+    tricksN_one: "{n} trick",
+    refused_must_follow_suit: "You must follow suit: play a {suit} card",
+    refused_not_your_turn: "Wait for your turn",
+    refused_hand_over: "The hand is over",
+    refused_game_over: "The game is over",
+    refused_wrong_phase: "Not now",
+    newVersion: "A new version is ready",
+    reloadNow: "Reload",
+    offlineTitle: "The server cannot be reached",
+    offlineText: "You are offline, or the server is down. Replays you have opened are kept on this device.",
+    tryAgain: "Try again",
+    savedGames: "Kept on this device",
+    noSavedGames: "Nothing kept yet: replays you open while online are kept here.",
   },
   fa: {
     appName: "حکم",
@@ -174,14 +270,43 @@ const STRINGS = {
     searching: "در جست‌وجوی بازیکن…",
     cancel: "لغو",
     recentGames: "بازی‌های اخیر شما",
+    myProfile: "نمایهٔ شما",
     noRecent: "هنوز بازی تمام‌شده‌ای ندارید.",
     leaderboard: "بهترین بازیکنان",
+    accountOpen: "حساب و دوستان",
     wins: "{n} برد",
+    ratingN: "ریتینگ {n}",
+    accept: "پذیرفتن",
+    decline: "رد کردن",
+    block: "مسدود کردن",
+    unblock: "رفع مسدودی",
+    invitesYou: "شما را به یک اتاق دعوت کرده است",
+    nowFriends: "حالا با هم دوستید",
+    roomFor: "{n} نفره",
+    wantsFriend: "می‌خواهد با شما دوست شود",
+    blocked: "مسدود شد",
     settings: "تنظیمات",
     language: "زبان",
     theme: "میز",
     faces: "روی کارت‌ها",
     backs: "پشت کارت‌ها",
+    avatar: "تصویر شما",
+    av_shah: "شاه",
+    av_banu: "بانو",
+    av_pahlevan: "پهلوان",
+    av_darvish: "درویش",
+    av_shaer: "شاعر",
+    av_golbanu: "گل‌بانو",
+    av_chupan: "چوپان",
+    av_shirin: "شیرین",
+    av_mirza: "میرزا",
+    av_bibi: "مادربزرگ",
+    av_javan: "جوان",
+    av_sarbaz: "سرباز",
+    av_khorshid: "خورشید",
+    av_sarv: "سرو",
+    av_anar: "انار",
+    av_bolbol: "بلبل",
     speed: "سرعت جابه‌جایی",
     speed_slow: "آهسته",
     speed_normal: "معمولی",
@@ -201,7 +326,7 @@ const STRINGS = {
     room: "اتاق",
     shareLink: "رونوشت پیوند دعوت",
     copied: "رونوشت شد",
-    seat: "جای",
+    seat: "صندلی",
     sitHere: "اینجا بنشین",
     emptySeat: "خالی",
     addBot: "افزودن رایانه",
@@ -219,13 +344,14 @@ const STRINGS = {
     offline: "قطع",
     online: "وصل",
     hakem: "حاکم",
-    dealer: "دست‌ده",
+    dealer: "پخش‌کننده",
     hokm: "حکم",
     trump: "حکم",
     kot: "کُت",
     hakemKoti: "حاکم‌کُتی",
-    tricks: "دست‌ها",
+    tricks: "دورها",
     score: "امتیاز",
+    scoreWord: "امتیاز",
     us: "ما",
     them: "آنها",
     side: "گروه",
@@ -237,20 +363,22 @@ const STRINGS = {
     discardTitle: "{n} کارت بسوزانید",
     discardHelp: "{n} کارت را برای کنار گذاشتن برگزینید. کسی آنها را نمی‌بیند.",
     confirm: "تأیید",
+    confirmCount: "تأیید ({a} از {n})",
+    teamsLegend: "جاهای هم‌رنگ یار یکدیگرند",
     drawTitle: "کارت روی دسته",
     keep: "برمی‌دارم",
     pass: "رد می‌کنم",
     drawHelp: "یا این کارت را بردارید و کارت بعدی را بسوزانید، یا این را بسوزانید و کارت بعدی را بردارید.",
     stock: "دسته",
-    lastTrick: "دست پیش",
-    noLastTrick: "هنوز دستی بازی نشده",
+    lastTrick: "دور پیش",
+    noLastTrick: "هنوز دوری بازی نشده",
     hint: "راهنما",
     hintSays: "پیشنهاد: {card}",
-    handOver: "پایان دور",
-    handWonBy: "{side} این دور را برد",
-    handWonWe: "این دور را بردیم",
-    handWonThey: "این دور را بردند",
-    handWonYou: "این دور را بردید",
+    handOver: "پایان دست",
+    handWonBy: "{side} این دست را برد",
+    handWonWe: "این دست را بردیم",
+    handWonThey: "این دست را بردند",
+    handWonYou: "این دست را بردید",
     points: "{n} امتیاز",
     point1: "۱ امتیاز",
     gameOver: "پایان بازی",
@@ -260,44 +388,98 @@ const STRINGS = {
     gameWonYou: "بازی را بردید",
     youWin: "بردید!",
     youLose: "باختید",
-    nextHand: "دور بعد",
+    weWin: "بردیم!",
+    weLose: "باختیم",
+    nextHand: "دست بعد",
     newGame: "بازی تازه",
     replay: "بازپخش",
     download: "دریافت پرونده",
     verify: "بررسی درستی",
-    verifyOk: "دور {n}: بُر زدن با تعهد می‌خواند",
-    verifyBad: "دور {n}: ناهمخوان!",
-    verifyNone: "دور {n}: بی‌تعهد",
+    verifyOk: "دست {n}: بُر این دست با تعهد اعلام‌شده مطابقت دارد",
+    verifyBad: "دست {n}: بُر این دست با تعهد اعلام‌شده مطابقت ندارد!",
+    verifyNone: "دست {n}: بی‌تعهد",
     fairness: "بُر منصفانه",
+    sigThis: "امضاشده با کلید همین سرور",
+    sigOther: "امضاشده با کلید سرور دیگری:",
+    sigNone: "بی‌امضا: معلوم نیست کدام سرور ورق داده است",
+    sigBad: "امضا نمی‌خواند: پرونده پس از امضا تغییر کرده است",
     noWebCrypto: "این مرورگر اینجا نمی‌تواند درهم‌سازی کند (https یا localhost لازم است)",
-    notRevealed: "بذر پس از پایان دور آشکار می‌شود",
+    notRevealed: "بذر پس از پایان دست آشکار می‌شود",
+    notDealt: "پخش نشد، بازی پیش از این دست تمام شد",
     reconnecting: "اتصال قطع شد. در حال اتصال دوباره…",
     reconnected: "دوباره سر میز",
     connectError: "سرور در دسترس نیست",
     error: "خطا",
-    played: "{name} {card} بازی کرد",
+    err_generic: "کاری که خواستید انجام نشد؛ دوباره امتحان کنید.",
+    err_room_not_found: "اتاقی با این کد نیست؛ کد را بررسی کنید و دوباره امتحان کنید.",
+    err_not_found: "دیگر وجود ندارد.",
+    err_code_required: "این اتاق خصوصی است و برای ورود، کدش لازم است.",
+    err_rate_limited: "تلاش‌ها زیاد بود؛ کمی صبر کنید و دوباره امتحان کنید",
+    err_too_many_tables: "میزهای باز شما زیاد است؛ نخست یکی را تمام کنید یا ترک کنید.",
+    err_busy: "سرور سرش شلوغ است؛ کمی بعد دوباره امتحان کنید.",
+    err_full: "سرور پر است؛ کمی بعد دوباره امتحان کنید.",
+    err_seat_taken: "کسی همین حالا این صندلی را گرفت.",
+    err_already_seated: "شما سر این میز صندلی دارید.",
+    err_table_started: "این بازی شروع شده است.",
+    err_table_not_ready: "پیش از شروع بازی باید همهٔ صندلی‌ها پر باشند.",
+    err_table_not_open: "این اتاق شروع شده یا بسته شده است",
+    err_not_host: "فقط میزبان اتاق می‌تواند این کار را بکند.",
+    err_not_seated: "شما سر این میز صندلی ندارید.",
+    err_not_over: "بازی هنوز تمام نشده است.",
+    err_game_in_progress: "شما همین حالا در یک بازی هستید.",
+    err_in_game: "شما همین حالا در یک بازی هستید.",
+    err_unauthorized: "نشست شما تمام شده است؛ صفحه را دوباره بارگذاری کنید.",
+    err_forbidden: "این کار اینجا مجاز نیست.",
+    err_no_such_seat: "چنین صندلی‌ای نیست.",
+    err_spectator: "تماشاگر نمی‌تواند این کار را بکند.",
+    err_bad_request: "سرور این درخواست را نفهمید.",
+    played: "{name}: {card} را بازی کرد",
     playedYou: "{card} را بازی کردید",
-    trickTo: "دست به {name} رسید",
+    trickTo: "این دور به {name} رسید",
+    trickToYou: "این دور به شما رسید",
     trumpIs: "حکم {suit} است",
     timer: "{n} ثانیه مانده",
-    handN: "دور {n}",
-    trickN: "دست {n}",
-    prev: "پیشین",
-    next: "پسین",
+    handN: "دست {n}",
+    trickN: "دور {n}",
+    prev: "قبلی",
+    next: "بعدی",
     first: "آغاز",
     last: "پایان",
-    allHands: "همهٔ دست‌ها",
+    beforeFirstTrick: "کارت‌های پخش‌شده، پیش از دور اول",
     skip: "رد شدن",
     spectator: "تماشاگر",
-    seatName: "جای {n}",
+    seatName: "صندلی {n}",
     cardsLeft: "{n} کارت",
     rulesShort: "تا {n} امتیاز",
     your: "شما",
     codeInvalid: "کد اتاق را وارد کنید",
     nicknameFirst: "نام خود را بنویسید و «ورود» را بزنید",
+    invitedTitle: "شما به یک بازی حکم دعوت شده‌اید",
+    invitedHelp: "نامی را که دیگران می‌بینند بنویسید، سپس وارد اتاق شوید و جای خود را برگزینید.",
+    nicknameNeeded: "نخست یک نام بنویسید",
+    inviteGone: "این اتاق دیگر وجود ندارد",
+    notNow: "اکنون نه: رفتن به صفحهٔ نخست",
+    gameInProgress: "بازی شما هنوز ادامه دارد",
+    roomWaiting: "اتاق شما در انتظار است",
+    withPlayers: "سر میز:",
+    resume: "بازگشت به بازی",
+    backToRoom: "بازگشت به اتاق",
     firstHakem: "نخستین آس به {name} رسید: حاکم",
     scoreOf: "{side}: {n} از {t}",
-    handResult: "دست‌ها {a}",
+    handResult: "دورها {a}",
+    tricksN: "{n} دور",
+    refused_must_follow_suit: "باید خال زمینه را بازی کنید: یک کارت {suit}",
+    refused_not_your_turn: "منتظر نوبت خود بمانید",
+    refused_hand_over: "این دست تمام شده است",
+    refused_game_over: "بازی تمام شده است",
+    refused_wrong_phase: "اکنون نه",
+    newVersion: "نسخهٔ تازه‌ای آماده است",
+    reloadNow: "بارگذاری دوباره",
+    offlineTitle: "به سرور دسترسی نیست",
+    offlineText: "اینترنت قطع است یا سرور در دسترس نیست. بازپخش بازی‌هایی که باز کرده‌اید روی این دستگاه نگه داشته می‌شود.",
+    tryAgain: "دوباره امتحان کنید",
+    savedGames: "نگه‌داشته روی این دستگاه",
+    noSavedGames: "هنوز چیزی نگه داشته نشده است: بازپخش‌هایی که آنلاین باز کنید اینجا می‌مانند.",
   },
 };
 
@@ -333,10 +515,27 @@ export function num(n) {
   return s.replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 }
 
-/** Translate a key, filling {name} slots; numeric slot values get local digits. */
+/**
+ * What separates items of a list in running text: a comma in English, the Persian comma in Persian.
+ * Never a dot: a dot beside a Persian digit reads as a zero ("۱ · امتیاز" looks like "۱۰ امتیاز").
+ */
+export function sep() { return lang === "fa" ? "، " : ", "; }
+
+/** A date and time in the page's language, the two joined by sep(): "۱۴۰۵/۹/۵، ۱۸:۲۷" (not the Latin comma
+ *  toLocaleString puts there), "05/12/2026, 18:27". */
+export function dateTime(when) {
+  const loc = lang === "fa" ? "fa-IR" : "en-GB";
+  return `${when.toLocaleDateString(loc, { dateStyle: "short" })}${sep()}${when.toLocaleTimeString(loc, { timeStyle: "short" })}`;
+}
+
+/**
+ * Translate a key, filling {name} slots; numeric slot values get local digits. With n = 1 a "<key>_one"
+ * string is used where the language has one ("1 trick"; Persian needs none: "۱ دور", "۲ دور").
+ */
 export function t(key, vars = {}) {
   const table = STRINGS[lang];
-  let s = table[key] ?? STRINGS.en[key] ?? key;
+  const one = vars.n === 1 ? table[key + "_one"] ?? (table[key] === undefined ? STRINGS.en[key + "_one"] : undefined) : undefined;
+  let s = one ?? table[key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => {
     const v = vars[k];
     if (v === undefined) return "";
@@ -354,6 +553,42 @@ export function cardName(card) {
   return `${rn} of ${SUIT_NAMES.en[s]}`;
 }
 
+/** A seat the computer plays, named as the table names it ("Computer 2", «رایانه ۲»), whatever the server calls it. */
+export function botName(seat) { return `${t("bot")} ${num(seat + 1)}`; }
+
+/** The names of a game's seats for display: the computer's seats (`bots[i]` true, or a null player id) by the
+ *  page's own name for them, the others by the name the player chose. */
+export function seatNames(names, bots) {
+  return (names || []).map((n, i) => (bots && bots[i] ? botName(i) : n || t("seatName", { n: i + 1 })));
+}
+
+/** The digits a Persian or Arabic keyboard types, as the Latin ones codes are written with. */
+const TYPED_DIGITS = { "۰": "0", "۱": "1", "۲": "2", "۳": "3", "۴": "4", "۵": "5", "۶": "6", "۷": "7", "۸": "8", "۹": "9",
+  "٠": "0", "١": "1", "٢": "2", "٣": "3", "٤": "4", "٥": "5", "٦": "6", "٧": "7", "٨": "8", "٩": "9" };
+
+/** A code as people type it (a room, device or friend code), the way codes are written: NFKC (full-width letters),
+ *  Latin digits, upper case, without spaces or dashes: what the server compares (hokm.server.codes.typed_code). */
+export function typedCode(text) {
+  return String(text || "").normalize("NFKC").replace(/[۰-۹٠-٩]/g, (d) => TYPED_DIGITS[d]).toUpperCase()
+    .replace(/[\s\-‐‑–—]/g, "");
+}
+
+/**
+ * A refusal from the server in the page's language: the words for its error code (`err_<where>_<code>` first, for
+ * a code that means something particular there, then `err_<code>`). A code without words is said in English with
+ * the server's message, and in Persian by a general line: never the server's English in a Persian page.
+ */
+export function errorText(err, where = "") {
+  if (!err) return t("err_generic");
+  if (err.code === "network") return t("connectError");
+  const code = err.code || "";
+  for (const key of [where && code ? `err_${where}_${code}` : "", code ? `err_${code}` : ""]) {
+    if (key && STRINGS[lang][key] !== undefined) return t(key);
+  }
+  if (err.status === 429) return t("err_rate_limited");
+  return lang === "en" && (err.message || code) ? `${t("error")}: ${err.message || code}` : t("err_generic");
+}
+
 /** Show a rank on the card corner: T is written 10. */
 export function rankLabel(r) { return r === "T" ? "10" : r; }
 
@@ -361,3 +596,14 @@ export const LANGS = [
   { id: "fa", label: "فارسی" },
   { id: "en", label: "English" },
 ];
+
+/** Add a feature module's own strings ({en: {...}, fa: {...}}) to the tables t() reads. */
+export function addStrings(more) {
+  for (const [l, table] of Object.entries(more)) Object.assign(STRINGS[l] || (STRINGS[l] = {}), table);
+}
+
+/**
+ * What goes between a side's name and its score: a space ("ما ۳"), or a colon where the name itself ends
+ * in a digit ("رایانه ۲: ۳"), which would otherwise read as one number or as the score.
+ */
+export function scoreGap(name) { return /[0-9\u06f0-\u06f9]$/.test(String(name)) ? ": " : " "; }

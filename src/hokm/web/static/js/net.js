@@ -1,8 +1,12 @@
-// Talking to the game server (docs/protocol.md, version 1): HTTP calls with the guest token, and
-// one WebSocket per table that reconnects by itself and resumes from the last event seen.
+// Talking to the game server (docs/protocol.md, version 1): HTTP calls with the guest token,
+// one WebSocket per table that reconnects by itself and resumes from the last event seen (naming the
+// node that runs the table, for a balancer that routes by it), and a plain WebSocket for the messages
+// about friends (presence, requests, invitations) on other screens.
 
-const AUTH_KEY = "hokm.auth.v1";
+export const AUTH_KEY = "hokm.auth.v1";
 export const PROTOCOL_VERSION = 1;
+/** What the server may send any time after `welcome`, at a table or not: news about friends. */
+export const SOCIAL_MESSAGES = ["friend_presence", "friend_request", "friend_accepted", "invitation"];
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -16,7 +20,7 @@ export function loadAuth() {
   try { return JSON.parse(localStorage.getItem(AUTH_KEY) || "null"); } catch { return null; }
 }
 
-function saveAuth(auth) {
+export function saveAuth(auth) {
   try { localStorage.setItem(AUTH_KEY, JSON.stringify(auth)); } catch { /* storage refused: keep it in memory */ }
 }
 
@@ -60,7 +64,7 @@ export class Api {
   /** A guest identity for this nickname: reuse the stored one, else ask the server for one. */
   async ensureGuest(nickname) {
     const nick = (nickname || "").trim().slice(0, 24) || "Guest";
-    if (this.auth && this.auth.token && this.auth.nickname === nick) {
+    if (this.auth && this.auth.token && (this.auth.username || this.auth.nickname === nick)) {
       try {
         await this.get("/api/me");
         return this.auth;
@@ -68,6 +72,7 @@ export class Api {
         if (err.code !== "unauthorized" && err.status !== 401) throw err;
       }
     }
+    if (this.auth && this.auth.username) this.auth = null;
     const g = await this.post("/api/guest", { nickname: nick });
     this.auth = { token: g.token, player_id: g.player_id, nickname: g.nickname };
     saveAuth(this.auth);
@@ -80,9 +85,11 @@ export class Api {
  * onStatus("connecting" | "open" | "lost"), onMatched(msg).
  */
 export class TableSocket {
-  constructor(api, tableId, handlers) {
+  constructor(api, tableId, handlers, { code = null } = {}) {
     this.api = api;
     this.tableId = tableId;
+    this.code = code; // a private room's invite code: watching one needs it (members need none)
+    this.withCode = false;
     this.h = handlers;
     this.lastSeq = null;
     this.closed = false;
@@ -90,11 +97,15 @@ export class TableSocket {
     this.ws = null;
     this.joined = false;
     this.pingTimer = null;
+    // The node that runs the table (TableInfo.node; null on a single node): connecting with it lets a
+    // balancer send us to that node. A connection with it that fails before the table's state arrives
+    // drops it, so a node gone never strands the player; the next state names the node again.
+    this.node = null;
   }
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws`;
+    return `${proto}//${location.host}/ws` + (this.node ? `?node=${encodeURIComponent(this.node)}` : "");
   }
 
   open() {
@@ -103,16 +114,20 @@ export class TableSocket {
     let ws;
     try { ws = new WebSocket(this.url()); } catch { this.retry(); return; }
     this.ws = ws;
+    const hinted = !!this.node;
+    let reached = false; // this connection brought the table's state
     ws.onopen = () => {
       this.send({ type: "hello", token: this.api.auth.token });
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "state") reached = true;
       this.handle(msg);
     };
     ws.onclose = (ev) => {
       this.joined = false;
+      if (hinted && !reached) this.node = null; // the hinted node did not serve us: any node will
       clearInterval(this.pingTimer);
       if (this.closed) return;
       if (ev.code === 4001) {
@@ -138,9 +153,10 @@ export class TableSocket {
   handle(msg) {
     switch (msg.type) {
       case "welcome":
-        this.send({ type: "join", table: this.tableId, last_seq: this.lastSeq });
+        this.join();
         break;
       case "state":
+        if (msg.table) this.node = msg.table.node || null;
         this.joined = true;
         this.attempt = 0;
         this.h.onStatus && this.h.onStatus("open");
@@ -161,9 +177,17 @@ export class TableSocket {
         this.h.onMatched && this.h.onMatched(msg);
         break;
       case "error":
+        // A private room we are not a member of: watch it with the code we arrived with, if any.
+        if (msg.code === "code_required" && msg.ref === "join" && this.code && !this.withCode) {
+          this.withCode = true;
+          this.join();
+          break;
+        }
         this.h.onError && this.h.onError(msg);
         break;
       default:
+        // A friend's request or invitation reaches the player at a table too.
+        if (SOCIAL_MESSAGES.includes(msg.type)) this.h.onSocial && this.h.onSocial(msg);
         break;
     }
   }
@@ -172,6 +196,12 @@ export class TableSocket {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ v: PROTOCOL_VERSION, ...obj }));
     return true;
+  }
+
+  join() {
+    const msg = { type: "join", table: this.tableId, last_seq: this.lastSeq };
+    if (this.withCode) msg.code = this.code;
+    this.send(msg);
   }
 
   action(action) { return this.send({ type: "action", action, seq: this.lastSeq }); }
@@ -184,4 +214,34 @@ export class TableSocket {
     clearInterval(this.pingTimer);
     if (this.ws) try { this.ws.close(1000); } catch { /* already closed */ }
   }
+}
+
+/**
+ * A WebSocket that only says hello and passes on the news about friends (`SOCIAL_MESSAGES`) while a screen
+ * without a table shows; it reconnects by itself. Returns what closes it.
+ */
+export function socialSocket(api, onMessage) {
+  let ws = null;
+  let closed = false;
+  let timer = null;
+  let attempt = 0;
+  const open = () => {
+    if (closed || !api.auth) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ v: PROTOCOL_VERSION, type: "hello", token: api.auth.token }));
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "welcome") attempt = 0;
+      else if (SOCIAL_MESSAGES.includes(msg.type)) onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (closed || ev.code === 4001) return;
+      attempt += 1;
+      timer = setTimeout(open, Math.min(8000, 500 * 2 ** Math.min(attempt, 4)));
+    };
+  };
+  open();
+  return () => { closed = true; clearTimeout(timer); if (ws) try { ws.close(1000); } catch { /* gone */ } };
 }

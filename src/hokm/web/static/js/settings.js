@@ -14,6 +14,7 @@ const DEFAULTS = {
   muted: false,
   hints: true,
   nickname: "",
+  avatar: "", // "": the avatar derived from your player id, as others see it (avatars.js)
 };
 
 let current = load();

@@ -7,11 +7,16 @@
 // table moves when cards do.
 
 import { h, clear, sleep } from "./dom.js";
-import { t, num, cardName, suitName, isRtl } from "./i18n.js";
-import { faceUrl, backUrl, sortHand, suitIcon, SUITS } from "./cards.js";
+import { t, num, cardName, suitName, sep, scoreGap, botName, errorText } from "./i18n.js";
+import { faceUrl, backUrl, suitIcon, SUITS } from "./cards.js";
 import { flowerSvg } from "./flower.js";
 import * as settings from "./settings.js";
+import { avatarSvg, seatAvatar } from "./avatars.js";
 import * as sound from "./sound.js";
+import { orderHand, isHandOrderKey } from "./handorder.js";
+import { Preselect } from "./preselect.js";
+import { toggleReview } from "./review.js";
+import { scoreSheetButton, scoreTable } from "./scoresheet.js";
 
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
 
@@ -26,6 +31,54 @@ function playsOf(v) {
   v.completed.forEach((tr, i) => tr.cards.forEach((c, k) => out.push({ seat: (tr.leader + k) % v.players, card: c, trick: i })));
   v.trick.forEach((p) => out.push({ seat: p.seat, card: p.card, trick: v.completed.length }));
   return out;
+}
+
+/** How many cards of its suit the hand holds in a row around each card (the suit's run in the sorted hand). */
+function runLengths(suits) {
+  const out = [];
+  for (let i = 0; i < suits.length;) {
+    let j = i;
+    while (j < suits.length && suits[j] === suits[i]) j++;
+    for (let k = i; k < j; k++) out.push(j - i);
+    i = j;
+  }
+  return out;
+}
+
+/** Whether the rows split a suit that would fit in a row of `most` cards (only a longer suit may split). */
+export function splitsShortSuit(suits, starts, most) {
+  const runs = runLengths(suits);
+  return starts.some((b) => b > 0 && suits[b] === suits[b - 1] && runs[b] <= most);
+}
+
+/** Where each row of the hand starts: between two suits (a suit is read whole), or inside a suit only when that
+ *  suit is longer than a row, in rows of at most `most` cards, as even as that allows; an even split when the
+ *  hand cannot be cut so. */
+export function rowStarts(suits, rows, most) {
+  const n = suits.length;
+  const even = Array.from({ length: rows }, (_, r) => r * Math.ceil(n / rows)).filter((i) => i < n || i === 0);
+  if (rows < 2 || n === 0) return [0];
+  const runs = runLengths(suits);
+  const cuts = [];
+  for (let i = 1; i < n; i++) if (suits[i] !== suits[i - 1] || runs[i] > most) cuts.push(i);
+  // Choose rows - 1 cuts, in order: the fewest inside a suit, then the shortest longest row, then the most even
+  // rows (hands are short: a small search).
+  let best = null;
+  const pick = (from, left, chosen) => {
+    if (left === 0) {
+      const edges = [0, ...chosen, n];
+      const lengths = edges.slice(1).map((b, j) => b - edges[j]);
+      const longest = Math.max(...lengths);
+      const inside = chosen.filter((b) => suits[b] === suits[b - 1]).length;
+      const spread = lengths.reduce((a, x) => a + x * x, 0);
+      const better = !best || inside - best.inside || longest - best.longest || spread - best.spread;
+      if (longest <= most && (better === true || better < 0)) best = { longest, inside, spread, starts: [0, ...chosen] };
+      return;
+    }
+    for (let j = from; j < cuts.length; j++) pick(j + 1, left - 1, [...chosen, cuts[j]]);
+  };
+  pick(0, rows - 1, []);
+  return best ? best.starts : even;
 }
 
 export class Table {
@@ -43,7 +96,7 @@ export class Table {
     this.focusIndex = 0;
     this.build();
     this.timerLoop = setInterval(() => this.drawTimers(), 250);
-    this.onResize = () => this.layoutHand(false);
+    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.layoutHand(false); };
     window.addEventListener("resize", this.onResize);
   }
 
@@ -67,25 +120,37 @@ export class Table {
     e.hintBtn = h("button.icon-btn.hint-btn", { type: "button", onclick: () => this.askHint(), "aria-label": t("hint"), title: t("hint") }, "?");
     e.muteBtn = h("button.icon-btn.mute-btn", { type: "button", onclick: () => settings.set("muted", !settings.get("muted")) });
     e.menuBtn = h("button.icon-btn.menu-btn", { type: "button", onclick: () => this.hooks.onMenu && this.hooks.onMenu(), "aria-label": t("menu"), title: t("menu") }, "☰");
-    e.top = h("header.table-bar", {}, e.menuBtn, e.trump, e.handNo, e.flowers, h("div.bar-tools", {}, e.hintBtn, e.lastBtn, e.muteBtn));
+    e.sheetBtn = scoreSheetButton(this);
+    e.top = h("header.table-bar", { dataset: { testid: "top-bar" } }, e.menuBtn, e.trump, e.handNo, e.flowers, h("div.bar-tools", {}, e.hintBtn, e.lastBtn, e.sheetBtn, e.muteBtn));
     e.seats = h("div.seats");
-    e.trick = h("div.trick-area", { "aria-label": t("trickN", { n: 1 }) });
-    e.status = h("div.status-line", { "aria-live": "polite" });
-    e.felt = h("div.felt", {}, e.seats, e.trick, e.status);
+    e.trick = h("div.trick-area", { "aria-label": t("trickN", { n: 1 }), dataset: { testid: "trick" } });
+    e.felt = h("div.felt", {}, e.seats, e.trick);
+    // Your own seat: over the cloth's corner on an upright or large screen, beside the action line and
+    // just above your hand on a phone held on its side (app.css places it).
+    e.meSlot = h("div.me-slot");
     e.hand = h("div.hand", { role: "group", "aria-label": t("you") });
     e.probe = h("div.card-probe", { "aria-hidden": "true" });
-    e.handWrap = h("div.hand-wrap", {}, e.hand, e.probe);
-    e.actions = h("div.action-bar");
+    e.handWrap = h("div.hand-wrap", { dataset: { testid: "hand" } }, e.hand, e.probe);
+    // One line between the table and the hand: whose turn it is, the decision asked of you, your clock.
+    e.status = h("div.status-line", { "aria-live": "polite" });
+    e.timerText = h("span.my-timer", { "aria-live": "off" });
+    e.actionMain = h("div.action-main");
+    e.note = h("div.table-note", { hidden: true, role: "status", dataset: { testid: "table-note" } });
+    // A message that lasts (reconnecting, the computer playing for you) takes the action line's place too, so it
+    // covers neither the scores in the bar nor the cloth; at the game's end the summary says what matters.
+    e.banner = h("div.banner", { hidden: true, role: "alert", dataset: { testid: "banner" } });
+    e.actions = h("div.action-bar", { dataset: { testid: "timer-line" } }, e.actionMain, e.status, e.timerText, e.banner, e.note);
     e.overlay = h("div.overlay", { hidden: true });
-    e.banner = h("div.banner", { hidden: true, role: "alert" });
     e.live = h("div.sr-only", { "aria-live": "assertive", id: "announcer" });
-    e.table = h("section.table", {}, e.top, e.felt, e.actions, e.handWrap, e.overlay, e.banner, e.live);
+    e.table = h("section.table", {}, e.top, e.felt, e.meSlot, e.actions, e.handWrap, e.overlay, e.live);
     this.root.append(e.table);
+    this.pre = new Preselect(this);
     this.updateMute();
     this.unsubscribe = settings.onChange((k) => {
       if (k === "muted") this.updateMute();
       if (k === "hints") this.renderTools();
-      if (k === "faces" || k === "backs") this.render();
+      if (k === "faces" || k === "backs" || k === "avatar") this.render();
+      if (isHandOrderKey(k) && this.view) this.renderHand();
     });
     this.bindHandInput();
   }
@@ -116,6 +181,7 @@ export class Table {
       }
     }
     this.busy = false;
+    this.pre.settle();
   }
 
   async apply(msg, hurry) {
@@ -155,7 +221,10 @@ export class Table {
     if (prev && handKey(prev) !== handKey(v) && v.phase !== "over") sound.play("deal");
     this.render();
     if (prev && v.results.length > prev.results.length) await this.showHandSummary(v, hurry);
-    if (v.phase === "over" && (!prev || prev.phase !== "over")) this.showGameSummary(v);
+    // The game's winner comes with the game_over event; a fresh picture of a finished game (a rejoin)
+    // has no event, and its winner is the last hand's: only that hand's winner scored in it.
+    if (msg.event && msg.event.kind === "game_over") this.showGameSummary(v, msg.event.winner);
+    else if (msg.fresh && v.phase === "over" && (!prev || prev.phase !== "over")) this.showGameSummary(v, v.results[v.results.length - 1].winner);
     if (this.isMyTurn() && (!prev || prev.to_move !== v.to_move || prev.phase !== v.phase)) sound.play("turn");
   }
 
@@ -172,7 +241,7 @@ export class Table {
     const s = this.seats && this.seats[seat];
     if (this.view && seat === this.view.seat) return t("you");
     // Bots get a name in the page's language rather than the server's English label.
-    if (s && s.kind === "bot") return `${t("bot")} ${num(seat + 1)}`;
+    if (s && s.kind === "bot") return botName(seat);
     if (s && s.name) return s.name;
     return t("seatName", { n: seat + 1 });
   }
@@ -185,6 +254,9 @@ export class Table {
     }
     return this.nameOf(side);
   }
+
+  /** "Sara takes the trick" / "You take the trick": the verb agrees. */
+  trickToText(seat) { return seat === this.view.seat ? t("trickToYou") : t("trickTo", { name: this.nameOf(seat) }); }
 
   sideOf(seat) { return this.view.players === 4 ? seat % 2 : seat; }
 
@@ -206,9 +278,11 @@ export class Table {
   render() {
     if (!this.view) return;
     const v = this.view;
+    this.shown = v;
     this.el.table.dataset.players = v.players;
     this.el.table.dataset.phase = v.phase;
     this.el.table.classList.toggle("my-turn", this.isMyTurn());
+    this.showBanner();
     this.renderBar();
     this.renderSeats();
     this.renderTrick();
@@ -232,7 +306,7 @@ export class Table {
     }
     e.handNo.textContent = t("handN", { n: v.hand_index + 1 - (v.phase === "deal" || v.phase === "over" ? (v.results.length ? 1 : 0) : 0) });
     clear(e.flowers);
-    const target = (v.rules && v.rules.target_points) || 7;
+    const target = v.rules.target_points;
     const sides = v.players === 4 ? 2 : v.players;
     // Your own side first, the others after it in turn order.
     const first = v.seat !== null && v.seat !== undefined ? this.sideOf(v.seat) : 0;
@@ -240,10 +314,12 @@ export class Table {
       const s = (first + k) % sides;
       const mine = v.seat !== null && v.seat !== undefined && this.sideOf(v.seat) === s;
       const label = t("scoreOf", { side: this.sideName(s), n: v.scores[s], t: target });
-      e.flowers.append(h("div.flower-box" + (mine ? ".mine" : ""), { title: label, dataset: { side: s } },
+      // The game score is the big number; this hand's tricks are the small line under the name.
+      e.flowers.append(h("div.flower-box" + (mine ? ".mine" : ""), { title: label, dataset: { side: s, testid: `score-${s}` } },
         h("span.flower-pic", { html: flowerSvg(v.scores[s], target, label) }),
-        h("span.flower-name", {}, this.sideName(s)),
-        h("span.flower-tricks", { "aria-label": `${t("tricks")}: ${v.tricks[s]}` }, num(v.tricks[s]))));
+        h("span.flower-name", { dir: "auto" }, this.sideName(s)),
+        h("span.score-cell", { "aria-label": label }, h("span.score-word", { "aria-hidden": "true" }, t("scoreWord")), h("span.game-score", {}, num(v.scores[s]))),
+        h("span.flower-tricks", { title: t("tricks") }, t("tricksN", { n: v.tricks[s] }))));
     }
   }
 
@@ -252,6 +328,7 @@ export class Table {
     const v = this.view;
     const e = this.el;
     clear(e.seats);
+    clear(e.meSlot);
     for (let s = 0; s < v.players; s++) {
       const pos = this.posOf(s);
       const info = this.seats[s] || {};
@@ -259,7 +336,7 @@ export class Table {
       const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && s % 2 === v.seat % 2;
       const badges = h("div.badges");
       if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), html: CROWN }));
-      if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer") }, isRtl() ? "د" : "D"));
+      if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
       if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: t("botPlaying"), "aria-label": t("botPlaying"), html: ROBOT }));
       if (info.kind === "human" && !info.connected && !isMe) badges.append(h("span.badge.offline", { title: t("offline"), "aria-label": t("offline") }, "⚡"));
       const count = v.hand_counts[s];
@@ -272,20 +349,21 @@ export class Table {
       const seatTricks = v.seat_tricks[s];
       const label = [this.nameOf(s), s === v.hakem ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(", ");
       const el = h(`div.seat.pos-${pos}` + (isMe ? ".me" : "") + (partner ? ".partner" : "") + (turn ? ".turn" : "") + (v.players === 4 ? `.team-${s % 2}` : ""),
-        { dataset: { seat: s }, "aria-label": label, role: "group" },
-        h("div.avatar", {}, h("span.timer-ring"), h("span.initial", {}, (this.nameOf(s)[0] || "?").toUpperCase())),
+        { dataset: { seat: s, testid: `seat-${pos}` }, "aria-label": label, role: "group" },
+        h("div.avatar", {}, h("span.timer-ring"), h("span.avatar-pic", { html: avatarSvg(seatAvatar(info, s, isMe)), dataset: { avatar: seatAvatar(info, s, isMe) } })),
         h("div.seat-text", {},
-          h("div.seat-name", {}, this.nameOf(s)),
-          h("div.seat-sub", {}, partner ? h("span.partner-tag", {}, t("partner")) : null, h("span.seat-tricks", { title: t("tricks") }, "✦ " + num(seatTricks)))),
+          h("div.seat-name", { dir: "auto" }, this.nameOf(s)),
+          h("div.seat-sub", {}, partner ? h("span.partner-tag", {}, t("partner")) : null, h("span.seat-tricks", { title: t("tricks") }, t("tricksN", { n: seatTricks })))),
         badges, fan);
-      e.seats.append(el);
+      (isMe ? e.meSlot : e.seats).append(el);
     }
     this.drawTimers();
+    this.el.table.dispatchEvent(new CustomEvent("seats-drawn")); // a seat's box may have changed: bubbles follow
   }
 
   drawTimers() {
     const d = this.deadline;
-    for (const seatEl of this.el.seats.querySelectorAll(".seat")) {
+    for (const seatEl of [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]) {
       const s = Number(seatEl.dataset.seat);
       const ring = seatEl.querySelector(".timer-ring");
       if (!d || d.seat !== s) { seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing"); continue; }
@@ -296,16 +374,15 @@ export class Table {
       seatEl.style.setProperty("--left", String(frac));
       if (ring) ring.title = t("timer", { n: Math.ceil(left / 1000) });
     }
-    const mine = d && this.view && d.seat === this.view.seat;
+    // Your clock shows only while the screen says it is your turn: during the animation of the
+    // plays before it, the status still names the player being waited for.
+    const shown = this.shown;
+    const mine = d && shown && shown.legal && shown.legal.length > 0 && d.seat === shown.seat;
     if (this.el.timerText) this.el.timerText.textContent = mine ? t("timer", { n: Math.ceil(Math.max(0, d.at * 1000 - this.now()) / 1000) }) : "";
   }
 
   /** The server's clock as best we know it (ms). */
   now() { return Date.now() + (this.skew || 0); }
-
-  slotStyle(pos) {
-    return { bottom: [50, 64], top: [50, 36], left: [33, 50], right: [67, 50] }[pos];
-  }
 
   renderTrick() {
     const v = this.view;
@@ -327,9 +404,9 @@ export class Table {
 
   trickCard(p, i) {
     const pos = this.posOf(p.seat);
-    const [x, y] = this.slotStyle(pos);
     const tilt = ((p.card.charCodeAt(0) * 7 + p.card.charCodeAt(1) * 3) % 11) - 5; // stable small tilt per card
-    return h("div.trick-card", { dataset: { seat: p.seat, card: p.card, pos }, style: { left: `${x}%`, top: `${y}%`, zIndex: 10 + i, "--tilt": `${tilt}deg` }, role: "img", "aria-label": `${this.nameOf(p.seat)}: ${cardName(p.card)}` },
+    // Where a card lies follows from data-pos in the style sheet, so each screen shape places it.
+    return h("div.trick-card", { dataset: { seat: p.seat, card: p.card, pos }, style: { zIndex: 10 + i, "--tilt": `${tilt}deg` }, role: "img", "aria-label": `${this.nameOf(p.seat)}: ${cardName(p.card)}` },
       h("img.card-img", { src: faceUrl(settings.get("faces"), p.card), alt: "" }));
   }
 
@@ -339,7 +416,8 @@ export class Table {
     const legalCards = new Set(v.legal.filter((a) => a.type === "play").map((a) => a.card));
     const discarding = v.legal.some((a) => a.type === "discard");
     if (!discarding) this.selected.clear(); // a choice left over from a discard the timer made for us
-    const hand = sortHand(v.hand, v.trump);
+    const hand = orderHand(v.hand, v.trump);
+    const marking = this.pre.open(v);
     const old = new Map([...e.hand.children].map((c) => [c.dataset.card, c]));
     const keep = new Set();
     hand.forEach((card, i) => {
@@ -351,7 +429,6 @@ export class Table {
         el.querySelector("img").src = faceUrl(settings.get("faces"), card);
       }
       keep.add(card);
-      el.style.zIndex = String(i + 1);
       const playable = legalCards.has(card);
       const isTrump = v.trump && card[1] === v.trump;
       el.classList.toggle("playable", playable);
@@ -359,11 +436,15 @@ export class Table {
       el.classList.toggle("selected", discarding && this.selected.has(card));
       el.classList.toggle("hinted", this.hintCard === card);
       el.classList.toggle("trump", !!isTrump);
-      el.disabled = !(playable || discarding);
+      // In the play, every card of the hand answers a tap: before your turn it is chosen in advance
+      // (js/preselect.js); on your turn one the rules refuse is sent anyway, and the server's reason
+      // (the engine's error code) is shown on it; the page never judges the rule.
+      el.disabled = !(playable || discarding || marking || (v.phase === "play" && v.seat !== null && v.seat !== undefined));
       el.setAttribute("aria-disabled", el.disabled ? "true" : "false");
       el.setAttribute("aria-label", cardName(card) + (isTrump ? `, ${t("hokm")}` : "") + (discarding && this.selected.has(card) ? " ✓" : ""));
       el.setAttribute("aria-pressed", discarding ? String(this.selected.has(card)) : null);
       if (!discarding) el.removeAttribute("aria-pressed");
+      this.pre.decorate(el, card);
       el.dataset.index = String(i);
     });
     for (const [card, el] of old) if (!keep.has(card)) el.remove();
@@ -378,26 +459,62 @@ export class Table {
     const e = this.el;
     const cards = [...e.hand.children];
     const W = e.handWrap.clientWidth || window.innerWidth;
-    const cw = e.probe.offsetWidth || 80; // the CSS card width, resolved for this viewport
-    const ch = cw * 1.4;
-    const minStep = 44;
+    const cssW = e.probe.offsetWidth || 80; // the CSS card width, resolved for this viewport
+    let cw = cssW;
+    let ch = cw * 1.4;
     const n = cards.length;
-    const maxPerRow = Math.max(1, Math.floor((W - cw - 8) / minStep) + 1);
-    const rows = Math.max(1, Math.ceil(n / maxPerRow));
+    // Dealing (the hand growing) measures afresh; within a deal the cards keep the narrowest width
+    // and the hand the largest room it has needed, so nothing moves under the player's thumb as
+    // cards go.
+    if (n > (this.handCount || 0)) { this.handRoom = 0; this.handCw = 0; }
+    this.handCount = n;
+    // A phone on its side has no height for a second row: its strips may narrow to 40 px to keep one.
+    const most = this.view ? this.view.hand_size : n;
+    const low = window.innerHeight < 500 && window.innerWidth > window.innerHeight;
+    const minStep = low && cw + (most - 1) * 40 <= W - 8 ? Math.min(44, (W - cw - 8) / (most - 1)) : 44;
+    const maxPerRow = Math.max(1, Math.floor((W - cw - 8) / minStep + 1e-6) + 1);
+    let rows = Math.max(1, Math.ceil(n / maxPerRow));
+    // Rows break between suits: a row may then hold more cards than the even split, in strips down to
+    // 40 px, on cards down to 52 px wide where the row needs it, or the hand takes one row more.
+    const strip = 40, smallest = 52;
+    const longest = rows > 1 ? Math.max(maxPerRow, Math.floor((W - 8 - Math.min(cw, smallest)) / strip) + 1) : maxPerRow;
+    const suits = cards.map((el) => el.dataset.card.slice(-1));
+    let starts = rowStarts(suits, rows, longest);
+    // A suit that fits in a row is never split: the hand takes a row more (or two) rather than that.
+    for (let more = 1; rows > 1 && more <= 2 && splitsShortSuit(suits, starts, longest); more++) {
+      const next = rowStarts(suits, rows + more, longest);
+      if (!splitsShortSuit(suits, next, longest)) { rows += more; starts = next; }
+    }
     // Reserve room for the largest hand of this game once, so the table never jumps as cards go.
-    const most = this.view && this.view.players === 3 ? 17 : 13;
     const maxRows = Math.max(rows, Math.ceil(most / maxPerRow));
-    const perRow = Math.ceil(n / rows);
+    const widest = Math.max(...starts.map((b, j) => (j + 1 < starts.length ? starts[j + 1] : n) - b));
+    if (widest > maxPerRow && rows > 1) cw = Math.min(cw, W - 8 - (widest - 1) * strip);
+    if (this.handCw) cw = Math.min(cw, this.handCw);
+    this.handCw = cw;
+    ch = cw * 1.4;
+    if (cw < cssW) e.hand.style.setProperty("--card-w", `${cw}px`);
+    else e.hand.style.removeProperty("--card-w");
     const rowGap = Math.max(48, ch * 0.42);
-    e.handWrap.style.height = `${ch + (maxRows - 1) * rowGap + 20}px`;
+    // The hand reads in the page's direction: in Persian the first card (trump first, the highest first) is at the
+    // right and the order runs leftwards. Each card still lies over the one on its left, so every card shows its
+    // left strip and the rank in its corner.
+    const rtl = document.documentElement.dir === "rtl";
+    // 26 px above the cards leaves room for a lifted card (playable, chosen, hinted) under the action line,
+    // and 6 px below them for a dimmed card, which sits lower.
+    const need = ch + (maxRows - 1) * rowGap + 32;
+    this.handRoom = Math.max(this.handRoom || 0, need);
+    e.handWrap.style.height = `${this.handRoom}px`;
     cards.forEach((el, i) => {
-      const r = Math.floor(i / perRow);
-      const inRow = Math.min(perRow, n - r * perRow);
-      const k = i - r * perRow;
-      const step = inRow > 1 ? Math.min((W - cw - 8) / (inRow - 1), Math.max(minStep, cw * 0.72)) : 0;
+      let r = 0;
+      while (r + 1 < starts.length && starts[r + 1] <= i) r++;
+      const inRow = (r + 1 < starts.length ? starts[r + 1] : n) - starts[r];
+      const k = i - starts[r];
+      const slot = rtl ? inRow - 1 - k : k; // the place from the left
+      const step = inRow > 1 ? Math.min((W - cw - 8) / (inRow - 1), Math.max(inRow > maxPerRow ? strip : minStep, cw * 0.72)) : 0;
       const start = (W - (cw + step * (inRow - 1))) / 2;
-      el.style.setProperty("--x", `${start + k * step}px`);
+      el.style.setProperty("--x", `${start + slot * step}px`);
       el.style.setProperty("--y", `${r * rowGap}px`);
+      el.style.zIndex = String(r * 20 + slot + 1); // a lower row over the one above, a card over its left neighbour
     });
   }
 
@@ -413,10 +530,12 @@ export class Table {
   renderActions() {
     const v = this.view;
     const e = this.el;
-    clear(e.actions);
-    e.timerText = h("span.my-timer", { "aria-live": "off" });
+    clear(e.actionMain);
     const legal = v.legal;
-    if (!legal.length) { this.closeModal("trump"); this.closeModal("draw"); e.actions.append(e.timerText); return; }
+    // While the computer plays for us (the banner offers the seat back) it makes the choices: no window asks them
+    // of us, over the banner and its button. A card played from the hand still takes the seat back.
+    const mine = v.seat !== null && v.seat !== undefined ? this.seats[v.seat] : null;
+    if (!legal.length || (mine && mine.auto)) { this.closeModal("trump"); this.closeModal("draw"); return; }
     const kind = legal[0].type;
     const held = this.el.overlay.dataset.kind;
     const wait = this.summaryUntil - Date.now();
@@ -424,7 +543,6 @@ export class Table {
       // Let the summary be read; the choice opens right after.
       clearTimeout(this.heldTimer);
       this.heldTimer = setTimeout(() => { this.closeModal(held); this.render(); }, wait);
-      e.actions.append(e.timerText);
       return;
     }
     if (kind === "trump") this.openTrumpChooser();
@@ -435,13 +553,12 @@ export class Table {
       const need = legal[0].cards.length;
       const chosen = [...this.selected];
       const match = legal.find((a) => a.cards.length === chosen.length && a.cards.every((c) => this.selected.has(c)));
-      e.actions.append(
+      e.actionMain.append(
         h("div.action-title", {}, t("discardTitle", { n: need }), h("small", {}, t("discardHelp", { n: need }))),
-        h("button.btn.primary.discard-confirm", { type: "button", disabled: !match, onclick: () => { if (match) { this.selected.clear(); this.send(match); } } }, `${t("confirm")} (${num(chosen.length)}/${num(need)})`));
+        h("button.btn.primary.discard-confirm", { type: "button", disabled: !match, onclick: () => { if (match) { this.selected.clear(); this.send(match); } } }, t("confirmCount", { a: chosen.length, n: need })));
     } else if (kind === "play") {
-      e.actions.append(h("div.your-turn", {}, t("yourTurn")));
+      e.actionMain.append(h("div.your-turn", {}, t("yourTurn")));
     }
-    e.actions.append(e.timerText);
     this.drawTimers();
   }
 
@@ -475,7 +592,10 @@ export class Table {
       const cards = [...hand.children];
       const i = cards.indexOf(document.activeElement);
       if (i < 0) return;
-      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, ArrowUp: -1 }[ev.key];
+      // The arrows move the way the hand is laid: in Persian the next card is on the left.
+      const ahead = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+      const back = ahead === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+      const step = { [ahead]: 1, [back]: -1, ArrowDown: 1, ArrowUp: -1 }[ev.key];
       if (step) {
         ev.preventDefault();
         let j = i;
@@ -524,7 +644,7 @@ export class Table {
     // Escape closes what is only there to be read (last trick, summaries), never a decision.
     const esc = (ev) => {
       const kind = this.el.overlay.dataset.kind;
-      if (ev.key === "Escape" && ["last", "hand", "ace"].includes(kind)) this.closeModal(kind);
+      if (ev.key === "Escape" && ["last", "hand", "ace", "sheet"].includes(kind)) this.closeModal(kind);
     };
     this.windowListeners = [["pointermove", move], ["pointerup", end], ["pointercancel", end], ["keydown", esc]];
     for (const [type, fn] of this.windowListeners) window.addEventListener(type, fn);
@@ -533,6 +653,7 @@ export class Table {
   chooseCard(card) {
     const v = this.view;
     if (!v) return;
+    if (this.pre.open(v)) { this.pre.toggle(card); return; }
     if (v.legal.some((a) => a.type === "discard")) {
       if (this.selected.has(card)) this.selected.delete(card);
       else if (this.selected.size < v.legal[0].cards.length) this.selected.add(card);
@@ -542,6 +663,44 @@ export class Table {
     }
     const act = v.legal.find((a) => a.type === "play" && a.card === card);
     if (act) this.send(act);
+    else if (v.phase === "play") this.tryRefused(card);
+  }
+
+  /** A card the view does not list as playable: ask the server, which answers with the reason. */
+  tryRefused(card) {
+    if (this.refused && Date.now() - this.refused.at < 1500) return; // one question at a time
+    this.refused = { card, at: Date.now() };
+    this.hooks.onAction && this.hooks.onAction({ type: "play", card });
+  }
+
+  /** The server refused an action (an engine error code): shake the card and say why. */
+  showRefusal(code, message) {
+    const v = this.view;
+    const asked = this.refused;
+    this.refused = null;
+    const card = asked && asked.card;
+    const el = card && this.el.hand.querySelector(`[data-card="${card}"]`);
+    if (el) {
+      el.classList.remove("shake");
+      void el.offsetWidth; // restart the animation
+      el.classList.add("shake");
+      setTimeout(() => el.classList.remove("shake"), 700);
+    }
+    // Only what the player can see fills the message: the suit of the card that led this trick.
+    const led = v && v.trick.length ? v.trick[0].card[1] : null;
+    const key = "refused_" + code;
+    const text = t(key, { suit: led ? suitName(led) : "" });
+    this.note(text === key ? errorText({ code, message }) : text);
+  }
+
+  /** A short message on the status line that goes by itself. */
+  note(text) {
+    const n = this.el.note;
+    n.textContent = text;
+    n.hidden = false;
+    clearTimeout(this.noteTimer);
+    this.noteTimer = setTimeout(() => { n.hidden = true; }, 3000);
+    this.say(text);
   }
 
   send(action) {
@@ -604,7 +763,7 @@ export class Table {
   openTrumpChooser() {
     const v = this.view;
     const suits = v.legal.filter((a) => a.type === "trump").map((a) => a.suit);
-    const cards = h("div.five", {}, sortHand(v.hand).map((c) => h("img.card-img.big", { src: faceUrl(settings.get("faces"), c), alt: cardName(c) })));
+    const cards = h("div.five", {}, orderHand(v.hand, null).map((c) => h("img.card-img.big", { src: faceUrl(settings.get("faces"), c), alt: cardName(c) })));
     const buttons = h("div.suit-choices", {}, SUITS.filter((s) => suits.includes(s)).map((s) => h("button.suit-btn", {
       type: "button", dataset: { suit: s }, "aria-label": suitName(s), onclick: () => this.send({ type: "trump", suit: s }),
     }, h("span.suit-pic", { html: suitIcon(s) }), h("span", {}, suitName(s)))));
@@ -627,21 +786,8 @@ export class Table {
     o.dataset.card = v.draw_card || "";
   }
 
-  toggleLastTrick() {
-    const v = this.view;
-    if (this.el.overlay.dataset.kind === "last" && !this.el.overlay.hidden) { this.closeModal("last"); return; }
-    if (!v || !v.completed.length) return;
-    const last = v.completed[v.completed.length - 1];
-    const mini = h("div.last-trick", {});
-    last.cards.forEach((c, k) => {
-      const seat = (last.leader + k) % v.players;
-      const [x, y] = this.slotStyle(this.posOf(seat));
-      mini.append(h("div.trick-card" + (seat === last.winner ? ".winner" : ""), { style: { left: `${x}%`, top: `${y}%` }, role: "img", "aria-label": `${this.nameOf(seat)}: ${cardName(c)}` },
-        h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: "" })));
-    });
-    this.openModal("last", { title: t("lastTrick"), body: [h("h2", {}, t("lastTrick")), mini, h("p.help", {}, t("trickTo", { name: this.nameOf(last.winner) })),
-      h("button.btn", { type: "button", onclick: () => this.closeModal("last") }, t("close"))] }, { dismissable: true });
-  }
+  /** Step through the completed tricks of the hand (js/review.js). */
+  toggleLastTrick() { toggleReview(this); }
 
   /** The first Hâkem: cards turned one to each seat in turn until the first ace. */
   showAceDraw(v) {
@@ -671,13 +817,14 @@ export class Table {
       rows.push(h("div.sum-row" + (s === r.winner ? ".won" : ""), {},
         h("span.sum-side", {}, this.sideName(s)),
         h("span.sum-tricks", {}, `${t("tricks")}: ${num(r.tricks[s])}`),
-        h("span.sum-flower", { html: flowerSvg(v.scores[s], (v.rules && v.rules.target_points) || 7, this.sideName(s)) })));
+        h("span.sum-flower", { html: flowerSvg(v.scores[s], v.rules.target_points, this.sideName(s)) })));
     }
     const callout = r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
     const pts = r.points === 1 ? t("point1") : t("points", { n: r.points });
-    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, this.wonText("hand", r.winner), " · ", pts), ...rows,
+    // Who won and what it is worth are two lines: no separator sits beside the number.
+    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, this.wonText("hand", r.winner)), h("p.sum-points", {}, pts), ...rows,
       h("button.btn.primary", { type: "button", onclick: () => this.closeModal("hand") }, t("close"))];
-    this.say(`${this.wonText("hand", r.winner)}, ${pts}${r.kot ? ", " + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
+    this.say(`${this.wonText("hand", r.winner)}${sep()}${pts}${r.kot ? sep() + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
     if (v.phase === "over") return; // the game summary follows at once
     this.closeModal();
     this.openModal("hand", { title: t("handOver"), body }, { dismissable: true });
@@ -685,31 +832,37 @@ export class Table {
     this.summaryUntil = Date.now() + Math.max(800, settings.dur(2200));
   }
 
-  showGameSummary(v) {
-    const sides = v.players === 4 ? 2 : v.players;
-    const best = Math.max(...v.scores);
-    const winner = v.scores.indexOf(best);
+  showGameSummary(v, winner) {
+    const sides = v.scores.length;
     const mine = v.seat !== null && v.seat !== undefined ? this.sideOf(v.seat) : null;
     const r = v.results[v.results.length - 1];
     const rows = [];
     for (let s = 0; s < sides; s++) {
       rows.push(h("div.sum-row" + (s === winner ? ".won" : ""), {}, h("span.sum-side", {}, this.sideName(s)),
-        h("span.sum-flower", { html: flowerSvg(v.scores[s], (v.rules && v.rules.target_points) || 7, this.sideName(s)) }),
-        h("span.sum-tricks", {}, num(v.scores[s]))));
+        h("span.sum-flower", { html: flowerSvg(v.scores[s], v.rules.target_points, this.sideName(s)) }),
+        h("span.sum-score", { dataset: { testid: `final-score-${s}` } }, num(v.scores[s]))));
     }
     const callout = r && r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r && r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
-    const head = mine === null ? this.wonText("game", winner) : mine === winner ? t("youWin") : t("youLose");
+    // A partnership speaks as "we" from the heading on ("We won!", then "Us 3, Them 2"); alone, "you".
+    const team = v.players === 4;
+    const head = mine === null ? this.wonText("game", winner)
+      : mine === winner ? t(team ? "weWin" : "youWin") : t(team ? "weLose" : "youLose");
+    const order = [...Array(sides).keys()].map((k) => ((mine ?? 0) + k) % sides); // your own side first
+    const final = order.flatMap((s, k) => [...(k ? [sep()] : []), h("bdi", {}, this.sideName(s)), scoreGap(this.sideName(s)), num(v.scores[s])]);
     sound.play(mine === winner ? "kot" : "trick");
-    const body = [h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout, h("p", {}, this.wonText("game", winner)), ...rows,
-      h("div.row", {},
-        this.hooks.onGameOverActions ? this.hooks.onGameOverActions() : null)];
+    // The summary scrolls; the buttons stay in a footer below it, always on screen.
+    const body = [h("div.modal-scroll", {}, h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout,
+      h("p.final-score", {}, final), ...rows, scoreTable(this)),
+    h("div.row.modal-foot", {},
+      this.hooks.onGameOverActions ? this.hooks.onGameOverActions() : null)];
     this.say(`${t("gameOver")}. ${this.wonText("game", winner)}`);
     this.openModal("game", { title: t("gameOver"), body });
+    this.el.table.dispatchEvent(new CustomEvent("game-over")); // what lay over the table (the chat sheet) gives way
   }
 
   // ------------------------------------------------------------------ animation
   seatPoint(seat) {
-    const el = this.el.seats.querySelector(`.seat[data-seat="${seat}"] .avatar`);
+    const el = this.el.table.querySelector(`.seat[data-seat="${seat}"] .avatar`);
     const r = (el || this.el.trick).getBoundingClientRect();
     return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
   }
@@ -721,7 +874,7 @@ export class Table {
     for (const p of plays) {
       parts.push(this.playedText(p));
       const tr = v.completed[p.trick];
-      if (tr && p.card === tr.cards[tr.cards.length - 1]) parts.push(t("trickTo", { name: this.nameOf(tr.winner) }));
+      if (tr && p.card === tr.cards[tr.cards.length - 1]) parts.push(this.trickToText(tr.winner));
     }
     this.say(parts.slice(-4).join(". "));
   }
@@ -752,7 +905,7 @@ export class Table {
         await sleep(settings.dur(650));
         await this.collectTrick(tr.winner);
         sound.play("trick");
-        this.say(t("trickTo", { name: this.nameOf(tr.winner) }));
+        this.say(this.trickToText(tr.winner));
       }
     }
   }
@@ -789,16 +942,26 @@ export class Table {
     if (ev.kind === "seat" || ev.kind === "presence") this.renderSeats();
   }
 
-  /** A message over the table, with an optional button ({label, onclick}); null text hides it. */
+  /** A message in the action line's place, with an optional button ({label, onclick}); null text hides it. */
   banner(text, kind = "warn", action = null) {
     const b = this.el.banner;
-    if (!text) { b.hidden = true; return; }
-    clear(b).append(h("span", {}, text));
-    if (action) b.append(h("button.btn.small.banner-btn", { type: "button", onclick: action.onclick }, action.label));
-    b.dataset.kind = kind;
-    b.hidden = false;
+    this.bannerKind = text ? kind : null;
+    if (text) {
+      clear(b).append(h("span.banner-text", {}, text));
+      if (action) b.append(h("button.btn.small.banner-btn", { type: "button", onclick: action.onclick }, action.label));
+      b.dataset.kind = kind;
+    }
+    this.showBanner();
+  }
+
+  /** Once the game is over, "the computer is playing for you" is past: the summary takes the screen alone. */
+  showBanner() {
+    const over = this.view && this.view.phase === "over";
+    this.el.banner.hidden = !this.bannerKind || (over && this.bannerKind === "info");
   }
 }
 
-const CROWN = `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18 L4.5 7 L9 12 L12 5 L15 12 L19.5 7 L21 18 Z" fill="#f5c542" stroke="#8a5a00" stroke-width="1.2" stroke-linejoin="round"/><rect x="3" y="18.5" width="18" height="2.6" rx="1" fill="#f5c542" stroke="#8a5a00" stroke-width="1"/></svg>`;
+export const CROWN = `<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 18 L4.5 7 L9 12 L12 5 L15 12 L19.5 7 L21 18 Z" fill="#f5c542" stroke="#8a5a00" stroke-width="1.2" stroke-linejoin="round"/><rect x="3" y="18.5" width="18" height="2.6" rx="1" fill="#f5c542" stroke="#8a5a00" stroke-width="1"/></svg>`;
+// The dealer's mark: a small deck of cards, the same in every language.
+const DECK = `<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="4" y="6" width="11" height="15" rx="2" fill="#fff" stroke="#333" stroke-width="1.3" transform="rotate(-12 9.5 13.5)"/><rect x="9" y="4" width="11" height="15" rx="2" fill="#fff" stroke="#333" stroke-width="1.3"/><path d="M14.5 8.2 L17 11.5 L14.5 14.8 L12 11.5 Z" fill="#c0392b"/></svg>`;
 const ROBOT = `<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="8" width="14" height="11" rx="3" fill="#cfd8e3" stroke="#3b4a5a" stroke-width="1.4"/><circle cx="9.5" cy="13" r="1.6" fill="#3b4a5a"/><circle cx="14.5" cy="13" r="1.6" fill="#3b4a5a"/><path d="M12 8 V4.5" stroke="#3b4a5a" stroke-width="1.4"/><circle cx="12" cy="4" r="1.3" fill="#e05a47"/></svg>`;

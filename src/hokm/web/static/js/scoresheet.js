@@ -1,0 +1,76 @@
+// The game's score sheet: one row per finished hand (the view's `results`), with the Hâkem, the
+// trump, the tricks of each side, who took how many points (and whether by kot or Hâkem-koti), and the running
+// score. Sides are named in words ("Us", "Them", or the players' names), never by order alone.
+
+import { h } from "./dom.js";
+import { t, num, suitName, addStrings, scoreGap } from "./i18n.js";
+import { suitIcon } from "./cards.js";
+
+addStrings({
+  en: {
+    scoreSheet: "Score sheet",
+    sheetHand: "Hand",
+    sheetTricks: "Tricks",
+    sheetPoints: "Points",
+    sheetScore: "Score",
+    sheetEmpty: "No hand has finished yet.",
+  },
+  fa: {
+    scoreSheet: "برگ امتیاز",
+    sheetHand: "دست",
+    sheetTricks: "دورها",
+    sheetPoints: "امتیاز دست",
+    sheetScore: "امتیاز بازی",
+    sheetEmpty: "هنوز هیچ دستی تمام نشده است.",
+  },
+});
+
+/** The sheet as a <table> for the current view of `table` (a Table). */
+export function scoreTable(table) {
+  const v = table.view;
+  if (!v.results.length) return h("p.muted.sheet-empty", {}, t("sheetEmpty"));
+  const sides = v.players === 4 ? 2 : v.players;
+  const sideIds = [...Array(sides).keys()];
+  const running = sideIds.map(() => 0);
+  // Each column stands apart (a rule between columns, names wrapping within their own column), so that headings
+  // never run together: «دست»، «حاکم»، «حکم»، and each side's name over its own numbers.
+  const head = h("thead", {},
+    h("tr", {},
+      h("th", { rowspan: 2, scope: "col" }, t("sheetHand")),
+      h("th.col-start", { rowspan: 2, scope: "col" }, t("hakem")),
+      h("th.col-start", { rowspan: 2, scope: "col" }, t("hokm")),
+      h("th.group.col-start", { colspan: sides, scope: "colgroup" }, t("sheetTricks")),
+      h("th.col-start", { rowspan: 2, scope: "col" }, t("sheetPoints")),
+      h("th.group.col-start", { colspan: sides, scope: "colgroup" }, t("sheetScore"))),
+    h("tr", {}, [...sideIds, ...sideIds].map((s) => h("th.side.col-start", { scope: "col", dataset: { side: s } }, h("bdi.sh-name", { dir: "auto" }, table.sideName(s))))));
+  const rows = v.results.map((r, i) => {
+    if (r.winner !== null && r.winner !== undefined) running[r.winner] += r.points;
+    const kot = r.hakem_koti ? t("hakemKoti") : r.kot ? t("kot") : null;
+    return h("tr.sheet-row", { dataset: { hand: i, winner: r.winner } },
+      h("td.sh-hand", {}, num(i + 1)),
+      h("td.sh-hakem.col-start", { title: table.nameOf(r.hakem) }, h("bdi.sh-name", { dir: "auto" }, table.nameOf(r.hakem))),
+      // The suit on a light chip, as on the trump badge: a black suit on the dark sheet would hardly show.
+      h("td.sh-trump.col-start", { dataset: { suit: r.trump || "" } }, r.trump ? [h("span.suit-pic", { html: suitIcon(r.trump) }), h("span.sr-only", {}, suitName(r.trump))] : "—"),
+      sideIds.map((s) => h("td.sh-tricks" + (s ? "" : ".col-start"), { dataset: { side: s } }, num(r.tricks[s]))),
+      // Who took the points, then how many on a chip of their own: "آنها +۱", and after a name that ends in a
+      // digit a colon ("رایانه ۲: +۱"), so that the seat's number and the points never read as one sum.
+      h("td.sh-points.col-start", {}, h("span.points-line", {},
+        h("span.points-side", {}, h("bdi", { dir: "auto" }, table.sideName(r.winner)), scoreGap(table.sideName(r.winner)).trimEnd()),
+        " ", h("span.points-n", {}, `+${num(r.points)}`)),
+        kot ? [" ", h("span.sh-kot", {}, kot)] : null),
+      sideIds.map((s) => h("td.sh-score" + (s === r.winner ? ".won" : "") + (s ? "" : ".col-start"), { dataset: { side: s } }, num(running[s]))));
+  });
+  return h("div.sheet-scroll", {}, h("table.score-sheet", {}, head, h("tbody", {}, rows)));
+}
+
+/** Open the sheet over the table (closed by its button, Escape or a tap outside). */
+export function openScoreSheet(table) {
+  if (!table.view) return;
+  table.openModal("sheet", { title: t("scoreSheet"), body: [h("h2", {}, t("scoreSheet")), scoreTable(table),
+    h("button.btn.sheet-close", { type: "button", onclick: () => table.closeModal("sheet") }, t("close"))] }, { dismissable: true });
+}
+
+/** The bar button that opens it. */
+export function scoreSheetButton(table) {
+  return h("button.icon-btn.sheet-btn", { type: "button", onclick: () => openScoreSheet(table), "aria-label": t("scoreSheet"), title: t("scoreSheet") }, "▤");
+}

@@ -1,0 +1,356 @@
+"""Playing feel at the web table, in a real browser against a real server: a card chosen before
+your turn, the hand order setting, the review of every trick of the hand, the score sheet, and
+the public queue's waiting count and countdown."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, act_once, serve, shot, table_view
+from .test_flows import note_covers
+from .test_table import start_vs_computer, wait_view
+
+pytestmark = pytest.mark.browser
+
+RANKS = "23456789TJQKA"
+FA_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+@pytest.fixture(scope="module")
+def server(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Fast bots; the public queue waits 8 s for people, long enough to watch its countdown."""
+    yield from serve(tmp_path_factory, queue_wait="8")
+
+
+def expected_order(hand: list[str], trump: str | None, *, trump_first: bool = True, alternate: bool = True,
+                   high_first: bool = True) -> list[str]:
+    order = ["S", "H", "C", "D"] if alternate else ["S", "C", "H", "D"]
+    if trump and alternate:
+        i = order.index(trump) + (0 if trump_first else 1)
+        order = order[i:] + order[:i]
+    elif trump:
+        mate = {"S": "C", "C": "S", "H": "D", "D": "H"}[trump]
+        others = [s for s in order if s not in (trump, mate)]
+        order = [trump, mate, *others] if trump_first else [*others, mate, trump]
+    return sorted(hand, key=lambda c: (order.index(c[1]), -RANKS.index(c[0]) if high_first else RANKS.index(c[0])))
+
+
+def hand_in_page(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.eval_on_selector_all(".hand .card", "els => els.map((e) => e.dataset.card)")
+
+
+def my_play_turn(page, extra: str = "true") -> None:  # type: ignore[no-untyped-def]
+    """Act through the page until it is this seat's turn to play a card (and ``extra`` holds)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        v = table_view(page)
+        if v and v["legal"] and v["legal"][0]["type"] == "play" and page.evaluate(
+                f"() => {{ const v = window.hokmDebug.table.view; return {extra}; }}"):
+            return
+        if v and v["legal"]:
+            act_once(page)
+        page.wait_for_timeout(30)
+    raise AssertionError("it never became this seat's turn")
+
+
+def test_hand_order_setting_applies_at_once_and_is_remembered(server, open_page):
+    page = open_page(server + "/", viewport=DESKTOP)
+    start_vs_computer(page, players=4, target=7)
+    my_play_turn(page, "v.hand.length >= 10")
+    v = table_view(page)
+    trump = v["trump"]
+    assert hand_in_page(page) == expected_order(v["hand"], trump)  # default: trump first, high to low
+
+    page.click(".menu-btn")
+    page.locator(".sheet .btn.wide").first.click()  # Settings
+    page.locator(".hand-order[data-setting='handRanks'] .seg[data-value='low']").click()
+    page.locator(".hand-order[data-setting='handTrump'] .seg[data-value='last']").click()
+    page.locator(".sheet .icon-btn").first.click()
+    order = hand_in_page(page)
+    assert order == expected_order(v["hand"], trump, trump_first=False, high_first=False)
+    if any(c[1] == trump for c in v["hand"]):
+        assert order[-1][1] == trump
+    suits = [c[1] for c in order]
+    for a, b in zip(order, order[1:]):
+        if a[1] == b[1]:
+            assert RANKS.index(a[0]) < RANKS.index(b[0])  # low to high inside a suit
+    groups = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
+    red = {"H", "D"}
+    if len(groups) == 4:
+        assert all((a in red) != (b in red) for a, b in zip(groups, groups[1:]))  # colours alternate
+    # The cards on screen follow the order from left to right.
+    xs = [page.locator(f".hand .card[data-card='{c}']").bounding_box()["x"] for c in order]
+    assert xs == sorted(xs)
+    shot(page, "desktop-en-hand-order")
+
+    page.click(".menu-btn")
+    page.locator(".sheet .btn.wide").first.click()
+    page.locator(".hand-order[data-setting='handColours'] .seg[data-value='grouped']").click()
+    page.locator(".sheet .icon-btn").first.click()
+    v = table_view(page)
+    assert hand_in_page(page) == expected_order(v["hand"], v["trump"], trump_first=False, alternate=False,
+                                                high_first=False)
+
+    page.reload()
+    wait_view(page, "v.hand.length > 0")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('hokm.settings.v1'))")
+    assert (stored["handTrump"], stored["handColours"], stored["handRanks"]) == ("last", "grouped", "low")
+    v = table_view(page)
+    assert hand_in_page(page) == expected_order(v["hand"], v["trump"], trump_first=False, alternate=False,
+                                                high_first=False)
+
+
+def test_a_card_chosen_before_your_turn(server, open_page):
+    """Host at seat 0, a second person at seat 3 (who plays just before the host), bots between."""
+    host = open_page(server + "/", viewport=PHONE)
+    host.fill("#nickname", "Ali")
+    host.click("#create-room")
+    host.wait_for_selector(".room-code")
+    code = host.locator(".room-code").inner_text().strip()
+    guest = open_page(server + "/", viewport=PHONE)
+    guest.fill("#nickname", "Bahar")
+    guest.fill("#room-code", code)
+    guest.click("#join-room")
+    guest.locator(".seat-row[data-seat='3'] .sit").click()
+    for seat in (1, 2):
+        host.locator(f".seat-row[data-seat='{seat}'] .add-bot").click()
+        host.wait_for_selector(f".seat-row[data-seat='{seat}'] .free")
+    host.wait_for_selector("#start-game:not([disabled])", timeout=10000)
+    host.click("#start-game")
+    for p in (host, guest):
+        p.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+
+    done: set[str] = set()
+    deadline = time.monotonic() + 180
+    while done != {"cancel", "play", "drop"} and time.monotonic() < deadline:
+        hv, gv = table_view(host), table_view(guest)
+        guest_plays = gv and gv["legal"] and gv["legal"][0]["type"] == "play"
+        host_to_follow = hv and hv["trick"] and all(p["seat"] != 0 for p in hv["trick"])
+        if guest_plays and host_to_follow and hv["phase"] == "play" and hv["to_move"] == 3:
+            led = hv["trick"][0]["card"][1]
+            follow = [c for c in hv["hand"] if c[1] == led]
+            other = [c for c in hv["hand"] if c[1] != led]
+            card, expect = None, None
+            if "drop" not in done and follow and other:
+                card, expect = other[0], "drop"  # must follow suit: this card will not be legal
+            elif "play" not in done:
+                card, expect = (follow or hv["hand"])[0], "play"
+            if card:
+                el = host.locator(f".hand .card[data-card='{card}']")
+                if "cancel" not in done:
+                    el.click()
+                    host.wait_for_selector(f".hand .card.preselected[data-card='{card}']")
+                    el.click()  # a second tap takes the mark away
+                    host.wait_for_selector(f".hand .card[data-card='{card}']:not(.preselected)")
+                    done.add("cancel")
+                el.click()
+                host.wait_for_selector(f".hand .card.preselected[data-card='{card}']")
+                assert el.get_attribute("aria-pressed") == "true"
+                # Raised with a gold ring and a clock drawn in SVG (no emoji character) that no other card covers.
+                look = el.evaluate("""(e) => { const a = getComputedStyle(e, '::after'), r = e.getBoundingClientRect();
+                    const x = r.left + parseFloat(a.left) + parseFloat(a.width) / 2, y = r.top + parseFloat(a.top) + parseFloat(a.height) / 2;
+                    const hit = document.elementFromPoint(x, y);
+                    return { ring: getComputedStyle(e.querySelector('img')).boxShadow, content: a.content, mark: a.backgroundImage,
+                             onTop: !!hit && hit.closest('.card') === e,
+                             // raised above the other cards of its row (a row: the cards at the same --y)
+                             lift: r.top - Math.min(...[...document.querySelectorAll('.hand .card:not(.preselected)')]
+                               .filter((c) => c.style.getPropertyValue('--y') === e.style.getPropertyValue('--y'))
+                               .map((c) => c.getBoundingClientRect().top)) }; }""")
+                assert look["ring"].startswith("rgb(245, 197, 66) 0px 0px 0px 3px"), look
+                assert look["content"] == '""' and "image/svg+xml" in look["mark"] and look["onTop"], look
+                assert look["lift"] <= -12, look
+                shot(host, f"phone-en-preselected-{expect}")
+                assert act_once(guest) == "play"
+                if expect == "play":
+                    # Played for us as soon as the turn came: the server took it.
+                    wait_view(host, f"!v.hand.includes('{card}')", timeout=10000)
+                    hv = table_view(host)
+                    played = [p for p in hv["trick"] if p["seat"] == 0] or [
+                        {"seat": 0, "card": c} for t in hv["completed"][-1:] for k, c in enumerate(t["cards"])
+                        if (t["leader"] + k) % 4 == 0]
+                    assert played and played[0]["card"] == card
+                else:
+                    note = host.locator("[data-testid=table-note]")
+                    note.wait_for(state="visible", timeout=10000)
+                    assert "cannot be played" in note.inner_text()
+                    assert not note_covers(host), note_covers(host)
+                    wait_view(host, "v.legal.length > 0")
+                    assert card in table_view(host)["hand"]
+                    assert host.locator(".hand .card.preselected").count() == 0
+                    shot(host, "phone-en-preselect-dropped")
+                done.add(expect)
+                continue
+        for p in (host, guest):
+            act_once(p)
+        host.wait_for_timeout(30)
+    assert done == {"cancel", "play", "drop"}
+
+
+def test_review_steps_through_every_trick_of_the_hand(server, open_page):
+    page = open_page(server + "/", viewport=PHONE)
+    start_vs_computer(page, players=4, target=7)
+    my_play_turn(page, "v.completed.length >= 3")
+    v = table_view(page)
+    n = len(v["completed"])
+    page.click(".last-btn")
+    page.wait_for_selector(".overlay[data-kind='last'] .review-board")
+
+    def check(k: int) -> None:
+        tr = v["completed"][k]
+        assert page.locator(".review-title").inner_text() == f"Trick {k + 1} of {n}"
+        cards = page.eval_on_selector_all(".review-board .review-card", "els => els.map((e) => e.dataset.card)")
+        assert cards == tr["cards"]
+        win = page.locator(".review-board .review-card.winner")
+        assert win.count() == 1 and int(win.get_attribute("data-seat")) == tr["winner"]
+        # The winning card is on top: its middle is not covered by another card.
+        box = win.bounding_box()
+        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.review-card').dataset.card",
+                            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert top == win.get_attribute("data-card")
+        names = page.locator(".review-board .review-name").all_inner_texts()
+        assert "You" in names and len(names) == 4
+        won = page.locator(".review-won").inner_text()
+        assert won == "You took the trick" if tr["winner"] == 0 else won.endswith("takes the trick")
+        # Every card can be seen whole enough to read: no card covers another's middle.
+        for el in page.locator(".review-board .review-card").all():
+            b = el.bounding_box()
+            hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.review-card').dataset.card",
+                                [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+            assert hit == el.get_attribute("data-card")
+
+    check(n - 1)
+    assert page.locator(".review-next").is_disabled()
+    shot(page, "phone-en-review-last")
+    for k in range(n - 2, -1, -1):
+        page.click(".review-prev")
+        check(k)
+    assert page.locator(".review-prev").is_disabled()
+    page.click(".review-next")
+    check(1)
+    page.keyboard.press("ArrowLeft")
+    check(0)
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".overlay", state="hidden", timeout=2000)
+
+
+def test_score_sheet_in_persian(server, open_page):
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR")
+    start_vs_computer(page, players=4, target=7, nickname="Sara")
+    my_play_turn(page, "v.results.length >= 2 && v.phase === 'play'")
+    v = table_view(page)
+    page.click(".sheet-btn")
+    page.wait_for_selector(".overlay[data-kind='sheet'] .score-sheet")
+    rows = page.locator(".score-sheet tbody tr")
+    assert rows.count() == len(v["results"])
+    sides = [page.locator(".score-sheet th.side").nth(i).inner_text() for i in range(4)]
+    assert sides == ["ما", "آنها", "ما", "آنها"]  # whose column is whose, in words
+    suit = {"S": "پیک", "H": "دل", "D": "خشت", "C": "گشنیز"}
+    running = [0, 0]
+    for i, r in enumerate(v["results"]):
+        row = rows.nth(i)
+        running[r["winner"]] += r["points"]
+        assert row.locator(".sh-hand").inner_text() == str(i + 1).translate(FA_DIGITS)
+        assert row.locator(".sh-trump").inner_text().strip() == suit[r["trump"]]
+        hakem = row.locator(".sh-hakem").inner_text()
+        assert hakem == ("شما" if r["hakem"] == 0 else f"رایانه {str(r['hakem'] + 1).translate(FA_DIGITS)}")
+        assert [row.locator(".sh-tricks").nth(s).inner_text() for s in (0, 1)] == [
+            str(x).translate(FA_DIGITS) for x in r["tricks"]]
+        assert row.locator(".points-side").inner_text() == ("ما" if r["winner"] == 0 else "آنها")
+        assert row.locator(".points-n").inner_text() == str(r["points"]).translate(FA_DIGITS)
+        kot = row.locator(".sh-points .sh-kot")
+        if r["kot"]:
+            assert kot.inner_text() == ("حاکم‌کُتی" if r["hakem_koti"] else "کُت")
+        else:
+            assert kot.count() == 0
+        assert [row.locator(".sh-score").nth(s).inner_text() for s in (0, 1)] == [
+            str(x).translate(FA_DIGITS) for x in running]
+    assert running == v["scores"][:2]
+    text = page.locator(".overlay[data-kind='sheet']").inner_text()
+    assert not any(ch in text for ch in "0123456789·•∙."), text  # Persian digits, nothing dot-like
+    shot(page, "phone-fa-score-sheet")
+    # The whole sheet fits a phone's width: no column is cut off.
+    assert page.evaluate("() => { const e = document.querySelector('.sheet-scroll'); return e.scrollWidth <= e.clientWidth; }")
+    page.click(".sheet-close")
+    page.wait_for_selector(".overlay", state="hidden", timeout=2000)
+
+    # In English too, with the longer words, the sheet fits the phone.
+    page.click(".menu-btn")
+    page.locator(".sheet .btn.wide").first.click()
+    page.locator(".lang-switch .chip[lang='en']").click()
+    page.locator(".sheet .icon-btn").first.click()
+    page.wait_for_selector(".table .sheet-btn")
+    wait_view(page, "v.results.length >= 2")
+    # The widest row there is: a Hâkem-koti (drawn from the view the page holds, with one more hand).
+    page.evaluate("""() => { const tb = window.hokmDebug.table; tb.view = { ...tb.view, results: [...tb.view.results,
+        { hakem: 1, trump: "D", tricks: [7, 0], winner: 0, points: 3, kot: true, hakem_koti: true }] }; }""")
+    page.click(".sheet-btn")
+    page.wait_for_selector(".score-sheet .sh-kot")
+    assert page.locator(".score-sheet tbody tr").last.locator(".sh-kot").inner_text() == "Hâkem-koti"
+    page.wait_for_selector(".overlay[data-kind='sheet'] .score-sheet")
+    assert page.locator(".score-sheet th.side").first.inner_text() == "Us"
+    assert page.evaluate("() => { const e = document.querySelector('.sheet-scroll'); return e.scrollWidth <= e.clientWidth; }")
+    shot(page, "phone-en-score-sheet")
+
+
+def test_public_queue_shows_waiting_players_and_counts_down(server, open_page):
+    first = open_page(server + "/", viewport=PHONE)
+    first.fill("#nickname", "Omid")
+    first.click("#quick-match")  # four players by default
+    first.wait_for_selector(".queue-fill[data-left]")
+    assert first.locator(".queue-count").inner_text() == "Players waiting: 1"
+    left, text = first.evaluate(
+        "() => { const e = document.querySelector('.queue-fill'); return [Number(e.dataset.left), e.textContent]; }")
+    assert 1 <= left <= 8 and text == f"Bots take the empty seats in {left} s"
+    first.wait_for_function(f"() => Number(document.querySelector('.queue-fill').dataset.left) < {left}",
+                            timeout=3000)
+    second = open_page(server + "/", viewport=PHONE)
+    second.fill("#nickname", "Nika")
+    second.click("#quick-match")
+    second.wait_for_selector(".queue-fill[data-left]")
+    assert second.locator(".queue-count").inner_text() == "Players waiting: 2"
+    first.wait_for_function("() => document.querySelector('.queue-count').textContent.endsWith('2')", timeout=3000)
+    shot(second, "phone-en-queue-wait")
+    # Both wait for the same table, so their countdowns agree within a second or so.
+    a = int(first.locator(".queue-fill").get_attribute("data-left"))
+    b = int(second.locator(".queue-fill").get_attribute("data-left"))
+    assert abs(a - b) <= 1
+    for p in (first, second):
+        p.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=30000)
+    seats = sorted(table_view(p)["seat"] for p in (first, second))
+    assert seats == [0, 2]  # partners, with the two bots facing them
+
+
+# Each header row of the score sheet: the text box of each cell, left to right; and any name cut short.
+SHEET_HEADERS = """() => ({
+  rows: [...document.querySelectorAll('.score-sheet thead tr')].map((tr) => [...tr.children].map((th) => {
+    const r = document.createRange(); r.selectNodeContents(th); const b = r.getBoundingClientRect();
+    return [th.textContent, b.left, b.right]; }).sort((a, b) => a[1] - b[1])),
+  cut: [...document.querySelectorAll('.score-sheet .sh-name')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
+  modal: document.querySelector(".overlay[data-kind='sheet'] .modal").getBoundingClientRect().width,
+  scrolls: (() => { const e = document.querySelector('.sheet-scroll'); return e.scrollWidth > e.clientWidth; })(),
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_score_sheet_on_a_phone_on_its_side(server, open_page, lang):
+    """844 x 390: the sheet takes the screen, its headings stand apart ("Us" and "Them" were 4 px apart) and the
+    Hâkem's names are whole."""
+    page = open_page(server + "/", viewport={"width": 844, "height": 390}, settings={"lang": lang})
+    start_vs_computer(page, players=4, target=7, nickname="Sara")
+    my_play_turn(page)
+    # Three finished hands drawn from the view the page holds: a plain one, a kot and a Hâkem-koti.
+    page.evaluate("""() => { const tb = window.hokmDebug.table; tb.view = { ...tb.view, results: [
+        { hakem: 1, trump: "S", tricks: [7, 2], winner: 0, points: 1, kot: false, hakem_koti: false },
+        { hakem: 2, trump: "H", tricks: [7, 0], winner: 0, points: 2, kot: true, hakem_koti: false },
+        { hakem: 3, trump: "D", tricks: [0, 7], winner: 1, points: 3, kot: true, hakem_koti: true }] }; }""")
+    page.click(".sheet-btn")
+    page.wait_for_selector(".overlay[data-kind='sheet'] .score-sheet")
+    got = page.evaluate(SHEET_HEADERS)
+    assert got["modal"] >= 844 * 0.9 and not got["scrolls"] and not got["cut"], got
+    close = [(a[0], b[0], round(b[1] - a[2], 1)) for row in got["rows"] for a, b in zip(row, row[1:]) if b[1] - a[2] < 12]
+    assert not close, close
+    assert page.locator(".sheet-close").is_visible()
+    shot(page, f"landscape-{lang}-score-sheet")

@@ -1,0 +1,197 @@
+"""The table's layout at phone, tablet and desktop sizes, both orientations, 2-4 players, both languages.
+
+One game per player count and language is brought to a trick in progress; the same page is then
+resized through every viewport and measured: the top bar, each seat, the trick, the timer line and
+the hand must not overlap, and every card of the hand must be at least 40 px wide and on screen.
+A screenshot of each state goes to test-artifacts/web/layout/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import act_once, shot, table_view
+from .test_table import start_vs_computer
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = [
+    (360, 740), (390, 844),  # phones, upright
+    (844, 390), (740, 360),  # phones, on their side
+    (768, 1024), (1024, 768),  # tablets
+    (1440, 900), (1920, 1080),  # desktops
+]
+
+# Every block the layout places, by its test id; a trick's box includes the cards lying in it.
+MEASURE = """() => {
+  const box = (els) => {
+    const rs = els.filter(Boolean).map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+    if (!rs.length) return null;
+    return { left: Math.min(...rs.map((r) => r.left)), top: Math.min(...rs.map((r) => r.top)),
+             right: Math.max(...rs.map((r) => r.right)), bottom: Math.max(...rs.map((r) => r.bottom)) };
+  };
+  const q = (s) => document.querySelector(s);
+  const out = { blocks: {}, cards: [], vw: innerWidth, vh: innerHeight,
+                scrollW: document.scrollingElement.scrollWidth, scrollH: document.scrollingElement.scrollHeight };
+  out.blocks["top-bar"] = box([q("[data-testid=top-bar]")]);
+  out.me = q(".seat.me") ? q(".seat.me").dataset.testid : null;
+  for (const s of document.querySelectorAll("[data-testid^=seat-]")) out.blocks[s.dataset.testid] = box([s]);
+  out.blocks.trick = box([q("[data-testid=trick]"), ...document.querySelectorAll("[data-testid=trick] .trick-card")]);
+  // The status text ("Waiting for ...") belongs to the timer line wherever the page puts it.
+  out.blocks["timer-line"] = box([q("[data-testid=timer-line]"), q(".status-line:not(:empty)")]);
+  out.blocks.hand = box([...document.querySelectorAll("[data-testid=hand] .card")]);
+  // A side's name in the score line must be read whole ("Computer 2", not "Comp…").
+  out.cut = [...document.querySelectorAll("[data-testid=top-bar] .flower-name")]
+    .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent);
+  for (const c of document.querySelectorAll("[data-testid=hand] .card")) {
+    const r = c.getBoundingClientRect();
+    out.cards.push({ card: c.dataset.card, suit: c.dataset.card.slice(-1), left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width });
+  }
+  return out;
+}"""
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    # Touching edges (shared pixel rows) are not an overlap; half a pixel of rounding is allowed.
+    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5 and \
+        min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5
+
+
+def layout_problems(m: dict) -> list[str]:
+    problems = []
+    blocks = {k: v for k, v in m["blocks"].items() if v}
+    for required in ("top-bar", "trick", "timer-line", "hand"):
+        if required not in blocks:
+            problems.append(f"{required} is missing")
+    names = sorted(blocks)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if overlaps(blocks[a], blocks[b]):
+                problems.append(f"{a} overlaps {b}: {blocks[a]} / {blocks[b]}")
+    for name, r in blocks.items():
+        if r["left"] < -0.5 or r["top"] < -0.5 or r["right"] > m["vw"] + 0.5 or r["bottom"] > m["vh"] + 0.5:
+            problems.append(f"{name} is not fully on screen: {r}")
+    for c in m["cards"]:
+        if c["width"] < 40:
+            problems.append(f"card {c['card']} is {c['width']:.0f} px wide")
+        if c["left"] < -0.5 or c["top"] < -0.5 or c["right"] > m["vw"] + 0.5 or c["bottom"] > m["vh"] + 0.5:
+            problems.append(f"card {c['card']} is not fully on screen: {c}")
+    problems += own_seat_problems(m, blocks)
+    problems += row_break_problems(m["cards"])
+    if m["cut"]:
+        problems.append(f"names cut short in the score line: {m['cut']}")
+    if m["scrollW"] > m["vw"] or m["scrollH"] > m["vh"]:
+        problems.append(f"the page scrolls: {m['scrollW']}x{m['scrollH']}")
+    return problems
+
+
+def own_seat_problems(m: dict, blocks: dict) -> list[str]:
+    """Your seat sits below the trick and above (or beside) your hand, never beside a side opponent."""
+    me = blocks.get(m["me"]) if m["me"] else None
+    if not me or "trick" not in blocks:
+        return [] if not m["me"] else [f"own seat {m['me']} is not shown"]
+    problems = []
+    if me["top"] < blocks["trick"]["bottom"] - 0.5:
+        problems.append(f"own seat is not below the trick: {me} / {blocks['trick']}")
+    for side in ("seat-left", "seat-right"):
+        if side in blocks and me["top"] < blocks[side]["bottom"] - 0.5:
+            problems.append(f"own seat sits beside {side}, not below it: {me} / {blocks[side]}")
+    hand = blocks.get("hand")
+    if hand and me["bottom"] > hand["top"] + 0.5 and not (me["right"] <= hand["left"] + 0.5 or me["left"] >= hand["right"] - 0.5):
+        problems.append(f"own seat is neither above nor beside the hand: {me} / {hand}")
+    return problems
+
+
+def row_break_problems(cards: list[dict]) -> list[str]:
+    """When the hand takes more than one row, a row ends where the suit changes; only a suit longer than a row
+    (more cards than the longest row holds) may go on in the next row."""
+    rows: list[list[dict]] = []
+    for c in cards:  # in hand order, left to right along a row; a card back at the left starts the next row
+        if rows and c["left"] > rows[-1][-1]["left"]:
+            rows[-1].append(c)
+        else:
+            rows.append([c])
+    longest = max((len(r) for r in rows), default=0)
+    run = {s: sum(1 for c in cards if c["suit"] == s) for s in {c["suit"] for c in cards}}  # a suit is one run: the hand is sorted
+    return [f"a row breaks inside a suit of {run[a[-1]['suit']]} cards (rows of up to {longest}): {a[-1]['card']} | {b[0]['card']}"
+            for a, b in zip(rows, rows[1:]) if a[-1]["suit"] == b[0]["suit"] and run[a[-1]["suit"]] <= longest]
+
+
+def bring_to_trick(page, players: int) -> None:  # type: ignore[no-untyped-def]
+    """Play until a trick is on the table and the page waits for our card (or as close as we get)."""
+    start = time.monotonic()
+    while time.monotonic() < start + 90:
+        v = table_view(page)
+        if v and v["phase"] == "play" and v["legal"] and (v["trick"] or time.monotonic() > start + 20):
+            return
+        act_once(page)
+        page.wait_for_timeout(40)
+    v = table_view(page)
+    assert v and v["phase"] == "play", f"the {players}-player game never reached a trick"
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_table_layout_at_every_size(server, open_page, lang):
+    failures: list[str] = []
+    page = open_page(server + "/", viewport={"width": 390, "height": 844}, settings={"lang": lang})
+    for players in (2, 3, 4):
+        page.goto(server + "/#/")
+        page.wait_for_selector("#play-computer")
+        page.wait_for_function("() => !window.hokmDebug")  # the last game's table is gone
+        start_vs_computer(page, players=players, target=7)
+        bring_to_trick(page, players)
+        for w, h in VIEWPORTS:
+            page.set_viewport_size({"width": w, "height": h})
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.wait_for_timeout(60)
+            m = page.evaluate(MEASURE)
+            seats = [k for k in m["blocks"] if k.startswith("seat-")]
+            if len(seats) != players:
+                shot(page, f"layout/{lang}-{players}p-{w}x{h}-missing-seats")
+            assert len(seats) == players, (seats, page.url, page.locator("body").inner_text()[:300])
+            failures += [f"{lang} {players}p {w}x{h}: {p}" for p in layout_problems(m)]
+            shot(page, f"layout/{lang}-{players}p-{w}x{h}")
+    assert not failures, "\n".join(failures)
+
+
+# Hands that have split a suit across rows: four spades broken "A♠ 10♠ | 9♠ 2♠" on a 360 px phone beside nine clubs
+# (which are longer than a row and may split), and hands of even suits, a lone long suit, thirteen and seventeen cards.
+FIXED_HANDS = [
+    ("C", ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "5C", "4C", "9D", "AS", "TS", "9S", "2S", "AH", "8H", "5H"]),
+    ("S", ["AS", "KS", "9S", "4S", "3S", "AH", "QH", "7H", "6H", "KC", "JC", "9C", "8C", "2C", "KD", "QD", "5D"]),
+    ("H", ["AS", "KS", "QS", "JS", "AH", "KH", "5H", "AC", "QC", "7C", "3C", "9D", "2D"]),
+    ("D", ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "5C", "2D", "3S", "4H"]),
+    ("S", ["AS", "TS", "9S", "2S", "KH", "QH", "JH", "TH", "9H", "AC", "3C", "AD", "KD", "QD", "JD", "TD", "2D"]),
+]
+
+SHOW_HAND = """([trump, hand]) => {
+  const tb = window.hokmDebug.table;
+  tb.view = { ...tb.view, trump, hand, hand_size: hand.length, legal: hand.filter((c) => c[1] === hand[0][1]).map((card) => ({ type: "play", card })) };
+  tb.handCount = 0;
+  tb.renderHand();
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_fixed_hands_keep_each_suit_that_fits_a_row_whole(server, open_page, lang):
+    """The same hands every run (not a random deal): a row breaks inside a suit only when the suit is longer than a row."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 740}, settings={"lang": lang})
+    start_vs_computer(page, players=4, target=7)
+    bring_to_trick(page, 4)
+    failures: list[str] = []
+    for k, (trump, hand) in enumerate(FIXED_HANDS):
+        for w, h in [(360, 740), (390, 844), (844, 390), (740, 360), (768, 1024)]:
+            page.set_viewport_size({"width": w, "height": h})
+            page.evaluate(SHOW_HAND, [trump, hand])
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            m = page.evaluate(MEASURE)
+            assert sorted(c["card"] for c in m["cards"]) == sorted(hand)
+            problems = row_break_problems(m["cards"])
+            problems += [f"card {c['card']} is {c['width']:.0f} px wide" for c in m["cards"] if c["width"] < 40]
+            problems += [f"card {c['card']} is off screen" for c in m["cards"] if c["right"] > w + 0.5 or c["bottom"] > h + 0.5 or c["left"] < -0.5]
+            failures += [f"hand {k} at {w}x{h}: {p}" for p in problems]
+            if k == 0:
+                shot(page, f"layout/fixed-hand-{lang}-{w}x{h}")
+    assert not failures, "\n".join(failures)

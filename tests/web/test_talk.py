@@ -1,0 +1,359 @@
+"""Quick phrases and emotes at the right seat in both languages, and a rematch asked from both sides."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+
+import httpx
+import pytest
+
+from server.harness import (  # tests/ is on the path as the suites' root
+    Player,
+    game_over,
+)
+
+from .conftest import DESKTOP, PHONE
+
+
+def api(base: str, token: str, method: str, path: str, body: object = None) -> dict:  # type: ignore[type-arg]
+    r = httpx.request(method, base + path, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=20)
+    assert r.status_code in (200, 201), r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def finished_table(base: str) -> tuple[Player, Player, str]:
+    """Two guests play a one-hand private game to the end over the WebSocket; the table's id."""
+    server = SimpleNamespace(url=base, ws_url=base.replace("http", "ws", 1) + "/ws")
+
+    async def main() -> tuple[Player, Player, str]:
+        a, b = await Player(server, "Ali").signup(), await Player(server, "بهار", seed=1).signup()  # type: ignore[arg-type]
+        room = await a.api("POST", "/api/tables", {"mode": "private", "players": 2, "seat": 0,
+                                                   "rules": {"target_points": 1}}, status=201)
+        tid = room["table_id"]
+        await b.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "code": room["code"]})
+        await a.api("POST", f"/api/tables/{tid}/start", {})
+        for p in (a, b):
+            await p.connect()
+            await p.join(tid)
+        await asyncio.gather(a.play(until=game_over), b.play(until=game_over))
+        for p in (a, b):
+            await p.close()
+        return a, b, tid
+
+    with ThreadPoolExecutor(1) as pool:  # the browser's driver holds this thread's event loop
+        return pool.submit(lambda: asyncio.run(asyncio.wait_for(main(), 120))).result()
+
+
+# The bubble of seat s stands over that seat: its middle within the seat's width and on the seat's top edge.
+AT_SEAT = """(s) => {
+  const b = document.querySelector(`[data-testid=chat-${s}]`).getBoundingClientRect();
+  const r = document.querySelector(`.seat[data-seat="${s}"]`).getBoundingClientRect();
+  const x = b.left + b.width / 2;
+  return x >= r.left - 1 && x <= r.right + 1 && Math.abs((b.top + b.bottom) / 2 - r.top) < Math.max(b.height, 40);
+}"""
+
+
+def open_as(open_page, browser, base: str, p: Player, seat: int, tid: str, lang: str, viewport: dict):  # type: ignore[no-untyped-def]
+    """The table page as player ``p`` (its identity and settings stored before the app first runs)."""
+    context = browser.new_context(viewport=viewport, locale="fa-IR" if lang == "fa" else "en-US")
+    auth = {"token": p.token, "player_id": p.id, "nickname": p.name}
+    prefs = {"speed": "off", "muted": True, "lang": lang, "nickname": p.name}
+    store = f"localStorage.setItem('hokm.auth.v1', {json.dumps(json.dumps(auth))});"
+    store += f"localStorage.setItem('hokm.settings.v1', {json.dumps(json.dumps(prefs))});"
+    context.add_init_script(store)
+    page = open_page(f"{base}/#/table/{tid}", context=context)
+    page.wait_for_function("(s) => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === s",
+                           arg=seat, timeout=20000)
+    return page
+
+
+@pytest.mark.browser
+def test_phrases_and_emotes_at_the_seat_and_a_rematch_from_both_sides(server, open_page, browser):
+    a, b, tid = finished_table(server)
+    host = open_as(open_page, browser, server, a, 0, tid, "en", PHONE)
+    guest = open_as(open_page, browser, server, b, 1, tid, "fa", DESKTOP)
+    for page in (host, guest):
+        page.wait_for_selector("[data-testid=rematch]", timeout=15000)
+        page.wait_for_selector("[data-testid=talk]")
+
+    # Ali's phrase: English at Ali's own seat, Persian at seat 0 on Bahar's page.
+    host.keyboard.press("Escape")
+    host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    host.evaluate("() => document.querySelector('[data-phrase=well_played]').click()")
+    host.wait_for_selector("[data-testid=chat-0]")
+    assert host.locator("[data-testid=chat-0]").inner_text() == "Well played"
+    guest.wait_for_selector("[data-testid=chat-0]")
+    assert guest.locator("[data-testid=chat-0]").inner_text() == "خوب بازی کردی"
+    assert host.evaluate(AT_SEAT, 0) and guest.evaluate(AT_SEAT, 0)
+    # Bahar's emote shows at seat 1 on both pages; nothing of it is markup.
+    guest.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    assert guest.get_attribute("[data-emote=clap]", "aria-label") == "دست زدن"  # named in the page's language
+    guest.evaluate("() => document.querySelector('[data-emote=clap]').click()")
+    for page in (host, guest):
+        page.wait_for_selector("[data-testid=chat-1].emote")
+        assert page.locator("[data-testid=chat-1]").inner_text() == "👏" and page.evaluate(AT_SEAT, 1)
+        assert page.locator(".chat-bubble *").count() == 0
+
+    # Rematch: Ali asks and waits; Bahar asks and both pages move to the new table at the same seats.
+    host.evaluate("() => document.querySelector('[data-testid=rematch]').click()")
+    host.wait_for_function("() => document.querySelector('[data-testid=rematch]').disabled")
+    guest.evaluate("() => document.querySelector('[data-testid=rematch]').click()")
+    for page in (host, guest):
+        page.wait_for_function(f"() => location.hash.startsWith('#/table/') && !location.hash.endsWith('{tid}')",
+                               timeout=15000)
+    nxt = host.evaluate("() => location.hash.split('/').pop()")
+    assert guest.evaluate("() => location.hash.split('/').pop()") == nxt
+    info = api(server, a.token, "GET", f"/api/tables/{nxt}")
+    assert info["previous"] == tid and [s["player_id"] for s in info["seats"]] == [a.id, b.id]
+    host.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 0",
+                           timeout=20000)
+    guest.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 1",
+                            timeout=20000)
+
+
+def test_the_page_has_words_for_exactly_the_servers_phrases_and_emotes() -> None:
+    from importlib import resources
+
+    from hokm.server.phrases import EMOTES, PHRASES
+
+    js = (resources.files("hokm.web") / "static" / "js" / "talk.js").read_text(encoding="utf-8")
+    def block(name: str) -> str:
+        return js.split(f"export const {name} = {{", 1)[1].split("};", 1)[0]
+    phrases = re.findall(r"^\s*(\w+): \{ fa: \"([^\"]+)\", en: \"([^\"]+)\" \}", block("PHRASES"), re.MULTILINE)
+    assert [p[0] for p in phrases] == list(PHRASES)
+    assert all(re.search("[\u0600-\u06ff]", fa) and en for _, fa, en in phrases)
+    assert re.findall(r"(\w+): \"", block("EMOTES")) == list(EMOTES)
+    names = re.findall(r"^\s*(\w+): \{ fa: \"([^\"]+)\", en: \"([^\"]+)\" \}", block("EMOTE_NAMES"), re.MULTILINE)
+    assert [n[0] for n in names] == list(EMOTES)  # each emote button is named in both languages
+    assert all(re.search("[\u0600-\u06ff]", fa) and en for _, fa, en in names)
+
+
+SEEN_UP_TO = "(seq) => window.hokmDebug && window.hokmDebug.sock.lastSeq >= seq"
+
+
+@pytest.mark.browser
+def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, browser):  # type: ignore[no-untyped-def]
+    """Two browser contexts at a private table: Persian text typed on one page shows at the writer's
+    seat on the other; markup shows as text; once muted, the writer's messages no longer show there
+    (and the mute is remembered for the table after a reload)."""
+    from .conftest import shot
+
+    a, b, tid = finished_table(server)
+    host = open_as(open_page, browser, server, a, 0, tid, "en", DESKTOP)
+    guest = open_as(open_page, browser, server, b, 1, tid, "fa", {"width": 390, "height": 844})
+    alerts: list[str] = []
+    for page in (host, guest):
+        page.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
+        page.wait_for_selector("[data-testid=talk]")
+        page.keyboard.press("Escape")
+
+    # Bahar types Persian (with a ZWNJ) in the box and presses Enter.
+    said = "سلام علی، می\u200cخواهم این بار ببرم"
+    guest.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    guest.fill("[data-testid=chat-input]", said)
+    guest.press("[data-testid=chat-input]", "Enter")
+    host.wait_for_selector("[data-testid=chat-1].text")
+    assert host.locator("[data-testid=chat-1]").inner_text() == said
+    assert host.evaluate(AT_SEAT, 1)
+    guest.wait_for_function("(t) => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === t)",
+                            arg=said)
+    # A new message lights the chat button until the panel is opened; the log holds the message.
+    host.wait_for_selector("[data-testid=talk] .talk-unread")
+    host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    assert host.locator("[data-testid=chat-log] .chat-said").last.inner_text() == said
+    assert host.locator("[data-testid=talk] .talk-unread").count() == 0
+
+    # Markup is text: nothing is parsed, no handler runs.
+    attack = "<img src=x onerror=alert(1)>"
+    guest.fill("[data-testid=chat-input]", attack)
+    guest.press("[data-testid=chat-input]", "Enter")
+    host.wait_for_function("(t) => { const b = document.querySelector('[data-testid=chat-1]'); return b && b.textContent === t; }",
+                           arg=attack)
+    assert host.locator("[data-testid=chat-log] .chat-said").last.inner_text() == attack
+    for page in (host, guest):
+        assert page.locator(".chat-bubble img, .chat-log img, .talk-sheet img").count() == 0
+    host.fill("[data-testid=chat-input]", "Hi Bahar, good game")
+    host.press("[data-testid=chat-input]", "Enter")
+    guest.wait_for_selector("[data-testid=chat-0].text")
+    guest.wait_for_function("() => document.querySelectorAll('[data-testid=chat-log] .chat-said').length === 3")
+    guest.wait_for_timeout(300)  # the bubble's entrance
+    shot(guest, "chat-panel-390x844-fa")
+    shot(host, "chat-panel-1440x900-en")
+    guest.set_viewport_size({"width": 844, "height": 390})
+    guest.wait_for_timeout(200)
+    shot(guest, "chat-panel-844x390-fa")
+    guest.set_viewport_size({"width": 390, "height": 844})
+
+    # Ali mutes Bahar: her next message and phrase reach his page (seq) but show nowhere.
+    host.click(f"[data-mute='{b.id}']")
+    assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
+    host.evaluate("() => document.querySelectorAll('.chat-bubble').forEach((e) => e.remove())")
+    guest.fill("[data-testid=chat-input]", "پیام بی‌صدا")
+    guest.press("[data-testid=chat-input]", "Enter")
+    guest.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'پیام بی‌صدا')")
+    seq = guest.evaluate("() => window.hokmDebug.sock.lastSeq")
+    host.wait_for_function(SEEN_UP_TO, arg=seq)
+    assert host.locator("[data-testid=chat-1]").count() == 0
+    assert "پیام بی‌صدا" not in host.locator("[data-testid=chat-log]").inner_text()
+    assert said not in host.locator("[data-testid=chat-log]").inner_text()  # her earlier words are hidden too
+
+    # Remembered for this table: after a reload the mute holds.
+    host.reload()
+    host.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 0",
+                           timeout=20000)
+    host.keyboard.press("Escape")
+    host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
+    guest.fill("[data-testid=chat-input]", "باز هم")
+    guest.press("[data-testid=chat-input]", "Enter")
+    guest.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'باز هم')")
+    host.wait_for_function(SEEN_UP_TO, arg=guest.evaluate("() => window.hokmDebug.sock.lastSeq"))
+    assert host.locator("[data-testid=chat-1]").count() == 0
+    assert not alerts
+    for page in (host, guest):
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_a_player_blocked_from_the_chat_panel(server, open_page, browser):  # type: ignore[no-untyped-def]
+    """The chat panel offers Block beside Mute: Ali blocks Bahar there (the friends API's block list), her text
+    no longer reaches his page, and after a reload the panel still says she is blocked; Unblock lifts it."""
+    a, b, tid = finished_table(server)
+    host = open_as(open_page, browser, server, a, 0, tid, "en", PHONE)
+    guest = open_as(open_page, browser, server, b, 1, tid, "fa", DESKTOP)
+    for page in (host, guest):
+        page.wait_for_selector("[data-testid=talk]")
+        page.keyboard.press("Escape")
+    host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    block = host.locator(f"[data-block='{b.id}']")
+    block.wait_for()
+    assert block.inner_text() == "Block" and block.get_attribute("aria-label") == "Block بهار"
+    block.click()
+    host.wait_for_selector(f"[data-block='{b.id}'][aria-pressed=true]")
+    assert b.id in [p["player_id"] for p in api(server, a.token, "GET", "/api/friends")["blocked"]]
+    assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"  # her phrases hide too
+    from .conftest import shot
+    shot(host, "phone-en-chat-blocked")
+    guest.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    guest.fill("[data-testid=chat-input]", "هنوز اینجا هستم")
+    guest.press("[data-testid=chat-input]", "Enter")
+    guest.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'هنوز اینجا هستم')")
+    host.wait_for_timeout(600)
+    assert "هنوز اینجا هستم" not in host.locator("[data-testid=chat-log]").inner_text()
+    assert host.locator("[data-testid=chat-1]").count() == 0
+    host.reload()
+    host.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 0", timeout=20000)
+    host.keyboard.press("Escape")
+    host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    host.wait_for_selector(f"[data-block='{b.id}'][aria-pressed=true]")  # the server's list says so
+    assert host.locator(f"[data-block='{b.id}']").inner_text() == "Unblock"
+    host.click(f"[data-block='{b.id}']")
+    host.wait_for_selector(f"[data-block='{b.id}'][aria-pressed=false]")
+    assert b.id not in [p["player_id"] for p in api(server, a.token, "GET", "/api/friends")["blocked"]]
+    for page in (host, guest):
+        page.context.close()
+
+
+def queued_pair(base: str) -> tuple[dict, dict, str]:  # type: ignore[type-arg]
+    """Two guests queue for a public two-player game together and are matched at one table."""
+    people = []
+    for name in ("Ali", "بهار"):
+        g = httpx.post(base + "/api/guest", json={"nickname": name}, timeout=20).json()
+        people.append({"token": g["token"], "player_id": g["player_id"], "nickname": g["nickname"]})
+    for p in people:
+        api(base, p["token"], "POST", "/api/queue", {"players": 2})
+    tables = set()
+    for p in people:
+        for _ in range(100):
+            st = api(base, p["token"], "GET", "/api/queue")
+            if st["status"] == "matched":
+                tables.add(st["table"])
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the queue did not match")
+    assert len(tables) == 1, tables
+    return people[0], people[1], tables.pop()
+
+
+def open_seated(open_page, browser, base: str, who: dict, tid: str, lang: str, viewport: dict):  # type: ignore[no-untyped-def]
+    """The table page as ``who``, waiting until it shows the seat they hold (or none, watching)."""
+    p = SimpleNamespace(token=who["token"], id=who["player_id"], name=who["nickname"])
+    info = api(base, who["token"], "GET", f"/api/tables/{tid}")
+    seat = next((s["seat"] for s in info["seats"] if s.get("player_id") == who["player_id"]), None)
+    return open_as(open_page, browser, base, p, seat, tid, lang, viewport), seat  # type: ignore[arg-type]
+
+
+SAID = "(t) => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === t)"
+
+
+@pytest.mark.browser
+def test_free_text_between_friends_at_a_public_table(server, open_page, browser):  # type: ignore[no-untyped-def]
+    """At a matchmade two-player table the chat panel offers the box to both seated players and says that only
+    friends at the table see the words (in English and Persian). Before Ali and Bahar are friends, his words do
+    not reach her page; once they are (a request by friend code, accepted), they show at his seat and in her
+    log. A spectator there has no box."""
+    from .conftest import shot
+
+    ali, bahar, tid = queued_pair(server)
+    host, ali_seat = open_seated(open_page, browser, server, ali, tid, "en", DESKTOP)
+    guest, _ = open_seated(open_page, browser, server, bahar, tid, "fa", {"width": 390, "height": 844})
+    assert api(server, ali["token"], "GET", f"/api/tables/{tid}")["mode"] == "public"
+    for page in (host, guest):
+        page.wait_for_selector("[data-testid=talk]")
+        page.keyboard.press("Escape")
+        page.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+        page.wait_for_selector("[data-testid=chat-input]")
+    assert host.locator("[data-testid=chat-friends-only]").inner_text() == "Only your friends at this table see this."
+    assert guest.locator("[data-testid=chat-friends-only]").inner_text() == "فقط دوستانتان سر این میز این را می‌بینند."
+    assert host.locator("[data-testid=chat-input]").get_attribute("placeholder") == "Write to your friends…"
+    assert host.locator(".chat-title").inner_text() == "Friends' chat"
+
+    # Not friends yet: Ali's words come back to his own log only.
+    host.fill("[data-testid=chat-input]", "not for strangers")
+    host.press("[data-testid=chat-input]", "Enter")
+    host.wait_for_function(SAID, arg="not for strangers")
+
+    code = api(server, bahar["token"], "GET", "/api/account")["friend_code"]
+    api(server, ali["token"], "POST", "/api/friends", {"code": code})
+    api(server, bahar["token"], "POST", f"/api/friends/{ali['player_id']}/accept", {})
+    guest.click("[data-testid=notice-friend-request] .notice-close")  # the request's note, answered already
+
+    said = "Bahar, this one is for you"
+    host.fill("[data-testid=chat-input]", said)
+    host.press("[data-testid=chat-input]", "Enter")
+    guest.wait_for_function(SAID, arg=said)
+    guest.wait_for_selector(f"[data-testid=chat-{ali_seat}].text")
+    assert guest.locator(f"[data-testid=chat-{ali_seat}]").inner_text() == said
+    assert guest.evaluate(AT_SEAT, ali_seat)
+    # Events arrive in order: the words sent before the friendship would have come first. They never did.
+    assert "not for strangers" not in guest.locator("[data-testid=chat-log]").inner_text()
+    assert guest.locator(".chat-friends-only").count() == 1
+
+    answer = "سلام علی، دیدمش"
+    guest.fill("[data-testid=chat-input]", answer)
+    guest.press("[data-testid=chat-input]", "Enter")
+    host.wait_for_function(SAID, arg=answer)
+    guest.wait_for_timeout(300)  # the bubble's entrance
+    shot(guest, "chat-friends-390x844-fa")
+    shot(host, "chat-friends-1440x900-en")
+    guest.set_viewport_size({"width": 844, "height": 390})
+    guest.wait_for_timeout(200)
+    shot(guest, "chat-friends-844x390-fa")
+
+    # Someone watching a public table has the spectators' note and no box.
+    g = httpx.post(server + "/api/guest", json={"nickname": "Cyrus"}, timeout=20).json()
+    watcher = {"token": g["token"], "player_id": g["player_id"], "nickname": g["nickname"]}
+    spectator, _ = open_seated(open_page, browser, server, watcher, tid, "en", PHONE)
+    spectator.wait_for_selector("[data-testid=talk]")
+    spectator.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    spectator.wait_for_selector(".talk-sheet .chat-note")
+    assert spectator.locator("[data-testid=chat-input]").count() == 0
+    assert spectator.locator(".talk-sheet .chat-note").inner_text() == "Spectators chat in private rooms only."
+    for page in (host, guest, spectator):
+        page.context.close()
