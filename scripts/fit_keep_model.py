@@ -29,9 +29,9 @@ import collections
 import random
 import sys
 
-from hokm.bots.base import make_bot
 from hokm.cards import SUIT_MASKS, cards_in
 from hokm.engine import Game, Rules
+from hokm.players import make_bot
 from hokm.search.inference import kept_odds
 from hokm.search.sampler import OddsFill, knowledge, sample_deal
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import collections
 import sys
 
-from hokm.bots.base import make_bot
 from hokm.engine import Game, Rules
+from hokm.players import make_bot
 from hokm.search import dds
 from hokm.search.position import DDPosition
 
