@@ -29,6 +29,7 @@ class PausableSocket:
     """The part of Starlette's WebSocket a :class:`Connection` uses; sends block while paused."""
 
     application_state = WebSocketState.CONNECTED
+    client = None  # no peer address: the connection counts itself under "?"
 
     def __init__(self) -> None:
         self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
