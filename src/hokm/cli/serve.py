@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server.app import create_app
+    from ..server.limits import MAX_REQUEST_HEAD
     from ..server.ops import setup_logging
 
     setup_logging(args.log_level, json_lines=config.log_json)
@@ -105,7 +106,10 @@ def run(args: argparse.Namespace) -> int:
                     print(f"hokm server ready: http://{shown}:{port}/  (data: {config.db_url})", flush=True)
                     return
 
-    server = Server(uvicorn.Config(app, host=config.host, port=config.port, ws_max_size=64 * 1024,
+    # h11 parses the request line and headers with a bound (httptools, uvicorn's default where it is
+    # installed, holds headers of any size in memory); the WebSocket frames are parsed apart.
+    server = Server(uvicorn.Config(app, host=config.host, port=config.port, http="h11",
+                                   h11_max_incomplete_event_size=MAX_REQUEST_HEAD, ws_max_size=64 * 1024,
                                    ws_per_message_deflate=config.ws_compression,
                                    log_level=args.log_level, lifespan="on", log_config=None,
                                    timeout_graceful_shutdown=10))

@@ -15,6 +15,10 @@ from collections.abc import Callable
 
 from .timers import TokenBucket
 
+#: The most bytes of an HTTP request's line and headers a node reads before refusing it (400); a
+#: browser's request, cookies included, stays well under it.
+MAX_REQUEST_HEAD = 16 * 1024
+
 
 class Limited(Exception):
     """A limit was reached; ``retry_after`` is the whole number of seconds until one more passes."""
