@@ -31,6 +31,7 @@ def test_a_short_run_reports_rate_latency_cpu_per_action_a_profile_and_the_echo_
     assert cpa["actions"] == game["actions_acked"] and list(cpa["nodes"]) == ["node0"]
     assert cpa["cpu_s"] > 0 and cpa["ms_per_action"] == pytest.approx(1000 * cpa["cpu_s"] / cpa["actions"], rel=1e-3)
     assert cpa["nodes"]["node0"]["cpu_s"] == cpa["cpu_s"]
+    assert 0 < game["server"]["generator_cpu_percent"] <= 100 * 1.05  # one process: at most one core
     prof = game["profiles"]["node0"]
     assert "error" not in prof, prof
     assert prof["samples"] > 0 and Path(prof["file"]).is_file()

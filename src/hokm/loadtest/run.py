@@ -81,6 +81,8 @@ class Sampler:
         self._task: asyncio.Task[None] | None = None
         self._t0: float = 0.0
         self._cpu0: list[tuple[float, float]] = []
+        self._me = psutil.Process()
+        self._me0 = 0.0
         self.window: dict[str, Any] = {}
 
     def _cpu_now(self) -> list[tuple[float, float]]:
@@ -109,6 +111,7 @@ class Sampler:
         if self.procs:
             self._t0 = time.monotonic()
             self._cpu0 = self._cpu_now()
+            self._me0 = cpu_seconds(self._me)[0]
             self._task = asyncio.ensure_future(self._loop())
 
     def stop(self) -> dict[str, Any]:
@@ -119,13 +122,17 @@ class Sampler:
             for name, (own0, kids0), (own1, kids1) in zip(self.names, self._cpu0, self._cpu_now(), strict=True):
                 nodes[name] = {"cpu_s": round(own1 - own0, 3), "workers_cpu_s": round(max(0.0, kids1 - kids0), 3),
                                "cpu_percent": round(100 * (own1 - own0) / elapsed, 1) if elapsed > 0 else None}
-            self.window = {"seconds": round(elapsed, 2), "nodes": nodes}
+            # The load generator is this one process on one core: near 100 % it, not the server, sets the pace.
+            me = cpu_seconds(self._me)[0] - self._me0
+            self.window = {"seconds": round(elapsed, 2), "nodes": nodes,
+                           "generator_cpu_percent": round(100 * me / elapsed, 1) if elapsed > 0 else None}
         if not self.cpu:
             return {"processes": len(self.procs), "cpu_percent_mean": None, "cpu_percent_max": None, "rss_mb_max": None}
         return {"processes": len(self.procs), "cpu_percent_mean": round(sum(self.cpu) / len(self.cpu), 1),
                 "cpu_percent_max": round(max(self.cpu), 1), "rss_mb_max": round(max(self.rss), 1),
                 "machine_cpu_percent_mean": round(sum(self.machine) / len(self.machine), 1),
-                "machine_cores": psutil.cpu_count()}
+                "machine_cores": psutil.cpu_count(),
+                "generator_cpu_percent": self.window.get("generator_cpu_percent")}
 
 
 def cpu_per_action(window: dict[str, Any], actions: int) -> dict[str, Any]:
@@ -284,7 +291,7 @@ def format_report(r: dict[str, Any]) -> str:
         f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; games over {g['games_over']}",
         f"server CPU %: mean {s['cpu_percent_mean']} max {s['cpu_percent_max']}; RSS MB max {s['rss_mb_max']} "
         f"({s['processes']} processes); whole machine {s.get('machine_cpu_percent_mean')} % of "
-        f"{s.get('machine_cores')} cores x 100",
+        f"{s.get('machine_cores')} cores x 100; load generator {s.get('generator_cpu_percent')} % of one core",
     ]
     cpa = s.get("cpu_per_action") or {}
     if cpa.get("ms_per_action") is not None:
