@@ -115,7 +115,7 @@ function bubbleSpot(table, at, bubble) {
   else { x = seat.left; y = seat.top - gap - b.height; }
   x = Math.min(Math.max(x, felt.left + 8), felt.right - 8 - b.width);
   y = Math.min(Math.max(y, Math.max(bar.bottom, felt.top) + 4), box.bottom - 4 - b.height);
-  return { left: x - box.left, top: y - box.top };
+  return { left: x - box.left, top: y - box.top, side: pos };
 }
 
 function placeBubble(table, at, bubble) {
@@ -124,6 +124,7 @@ function placeBubble(table, at, bubble) {
   const spot = bubbleSpot(table, at, bubble);
   bubble.style.left = `${spot.left}px`;
   bubble.style.top = `${spot.top}px`;
+  bubble.dataset.side = spot.side; // its entrance grows away from the seat (talk.css), never over it
 }
 
 /** The seats were drawn again (a badge, a name, the turn): each bubble keeps clear of its seat's new box. */
@@ -154,7 +155,7 @@ export function showChat(table, ev) {
 
 // ------------------------------------------------------------------------------ free text
 const LOG_SIZE = 60;
-const chat = { tableId: null, me: null, log: [], muted: new Set(), send: null, table: null, unread: 0, social: null, blocked: null };
+const chat = { tableId: null, me: null, log: [], muted: new Set(), send: null, table: null, unread: 0, social: null, blocked: null, unsent: null };
 const muteKey = (id) => `hokm.mute.${id}`;
 
 function loadMuted(tableId) {
@@ -289,11 +290,14 @@ function textPanel(table) {
     if (!text) return;
     status.textContent = "";
     chat.send({ type: "chat", text });
+    chat.unsent = text; // until the table sends it back: a refusal puts it back in the box
     input.value = "";
     input.dir = pageDir;
-    // Sent: the sheet closes, as it does after a quick phrase, and the table is in view again.
+    // Sent: a seated player's sheet closes, as it does after a quick phrase, and the table is in view again (the
+    // words show in a bubble at their seat). A spectator's words have no seat to show at: the log is where they
+    // read them, so their sheet stays open.
     const sheet = form.closest(".talk-sheet");
-    if (sheet) sheet.hidden = true;
+    if (sheet && !watching(table)) sheet.hidden = true;
   } }, input, h("button.btn.small.primary", { type: "submit", dataset: { testid: "chat-send" } }, t("chatSend")));
   const title = friendsOnly ? t("chatLogFriends") : watching(table) ? t("chatLogSpectators") : t("chatLog");
   return h("section.chat-panel", { "aria-label": title },
@@ -308,7 +312,14 @@ export function onChatError(msg) {
   const words = { rate_limited: "chatSlowDown", text_too_long: "chatTooLong", empty_text: "chatNothing", chat_closed: "chatWatchOnly" }[msg.code];
   const status = document.querySelector("[data-testid=chat-status]");
   if (!words) return false;
-  if (status) status.textContent = t(words);
+  if (!status) return true;
+  status.textContent = t(words);
+  // The sheet closed when the words were sent: it opens again to say why they went nowhere, with them in the box.
+  const sheet = status.closest(".talk-sheet");
+  if (sheet && sheet.hidden && chat.table) { sheet.hidden = false; placeSheet(chat.table, sheet); }
+  const input = sheet && sheet.querySelector("[data-testid=chat-input]");
+  if (input && !input.value && chat.unsent) { input.value = chat.unsent; input.dir = "auto"; }
+  chat.unsent = null;
   return true;
 }
 
@@ -320,6 +331,7 @@ function remember(ev) {
 
 /** A free-text chat event: muted players' are dropped; the rest go to the log and, for a seat, its bubble. */
 function onText(table, ev) {
+  if (ev.player && ev.player === chat.me) chat.unsent = null;
   if (ev.player && chat.muted.has(ev.player)) return;
   remember(ev);
   const sheet = document.querySelector("[data-testid=talk-sheet]");
@@ -338,7 +350,7 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
   addStyles();
   const felt = table.el.felt;
   if (!felt || felt.querySelector(".talk-btn")) return;
-  Object.assign(chat, { tableId, me, log: [], muted: tableId ? loadMuted(tableId) : new Set(), send, table, unread: 0, social, blocked: null });
+  Object.assign(chat, { tableId, me, log: [], muted: tableId ? loadMuted(tableId) : new Set(), send, table, unread: 0, social, blocked: null, unsent: null });
   const sheet = h("div.talk-sheet", { hidden: true, role: "menu", dataset: { testid: "talk-sheet" } });
   const pick = (msg) => { sheet.hidden = true; send({ type: "chat", ...msg }); };
   const fill = () => {
