@@ -250,11 +250,14 @@ def test_a_private_room_with_a_friend_and_a_spectator(server, open_page, browser
         [c.get_attribute("data-card") for c in friend.locator(".trick-card").all()] or \
         any(played in t["cards"] for t in table_view(host)["completed"])
 
-    # The spectator writes: the spectators' log has it, the seated players never receive it.
+    # The spectator writes: the spectators' log has it, the seated players never receive it. Their words have no
+    # seat to show at, so the sheet stays open after sending, with the log in view.
     watcher.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     watcher.fill("[data-testid=chat-input]", "watching from the rail")
     watcher.press("[data-testid=chat-input]", "Enter")
-    watcher.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'watching from the rail')")
+    watcher.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')]"
+                              ".some((e) => e.textContent === 'watching from the rail' && e.getClientRects().length > 0)")
+    assert watcher.locator("[data-testid=talk-sheet]").is_visible()
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     host.wait_for_selector("[data-testid=chat-log]")
     host.wait_for_timeout(500)

@@ -17,7 +17,7 @@ from server.harness import (  # tests/ is on the path as the suites' root
     game_over,
 )
 
-from .conftest import DESKTOP, PHONE
+from .conftest import APP_MODULE, DESKTOP, PHONE
 
 
 def api(base: str, token: str, method: str, path: str, body: object = None) -> dict:  # type: ignore[type-arg]
@@ -49,13 +49,38 @@ def finished_table(base: str) -> tuple[Player, Player, str]:
         return pool.submit(lambda: asyncio.run(asyncio.wait_for(main(), 120))).result()
 
 
-# The bubble of seat s stands over that seat: its middle within the seat's width and on the seat's top edge.
+# The bubble of seat s lies beside that seat, on the side that faces the table's middle: within a few pixels of the
+# seat's box, alongside it (sharing part of its width or height), over none of it (not its name, its picture or its
+# tricks), and nearer to it than to any other seat.
 AT_SEAT = """(s) => {
   const b = document.querySelector(`[data-testid=chat-${s}]`).getBoundingClientRect();
-  const r = document.querySelector(`.seat[data-seat="${s}"]`).getBoundingClientRect();
-  const x = b.left + b.width / 2;
-  return x >= r.left - 1 && x <= r.right + 1 && Math.abs((b.top + b.bottom) / 2 - r.top) < Math.max(b.height, 40);
+  const apart = (r) => ({ x: Math.max(r.left - b.right, b.left - r.right), y: Math.max(r.top - b.bottom, b.top - r.bottom) });
+  const gap = (r) => { const d = apart(r); return Math.max(d.x, d.y, 0); };
+  const seat = document.querySelector(`.seat[data-seat="${s}"]`).getBoundingClientRect();
+  const d = apart(seat);
+  const alongside = (d.x < -1 && d.y >= -0.5 && d.y <= 12) || (d.y < -1 && d.x >= -0.5 && d.x <= 12);
+  const others = [...document.querySelectorAll(`.seat:not([data-seat="${s}"])`)].map((e) => gap(e.getBoundingClientRect()));
+  return alongside && others.every((g) => g > gap(seat));
 }"""
+
+
+def open_chat(page) -> None:  # type: ignore[no-untyped-def]
+    """Open the chat sheet unless it is open (a click in the page: the game's summary may lie over the button)."""
+    if page.locator("[data-testid=talk-sheet]").is_hidden():
+        page.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    page.wait_for_selector("[data-testid=talk-sheet]:not([hidden])")
+
+
+def write(page, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Type ``text`` in the chat box and press Enter (a seated player's sheet then closes)."""
+    open_chat(page)
+    page.fill("[data-testid=chat-input]", text)
+    page.press("[data-testid=chat-input]", "Enter")
+
+
+# The open chat sheet's log shows ``t`` (a line a player can see, not one left in a closed sheet).
+SAID = ("(t) => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')]"
+        ".some((e) => e.textContent === t && e.getClientRects().length > 0)")
 
 
 def open_as(open_page, browser, base: str, p: Player, seat: int, tid: str, lang: str, viewport: dict):  # type: ignore[no-untyped-def]
@@ -152,50 +177,67 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
         page.wait_for_selector("[data-testid=talk]")
         page.keyboard.press("Escape")
 
-    # Bahar types Persian (with a ZWNJ) in the box and presses Enter.
+    # Bahar types Persian (with a ZWNJ) in the box and presses Enter: her sheet closes, the table is in view.
     said = "سلام علی، می\u200cخواهم این بار ببرم"
-    guest.evaluate("() => document.querySelector('[data-testid=talk]').click()")
-    guest.fill("[data-testid=chat-input]", said)
-    guest.press("[data-testid=chat-input]", "Enter")
+    write(guest, said)
+    guest.wait_for_function("() => document.querySelector('[data-testid=talk-sheet]').hidden")
     host.wait_for_selector("[data-testid=chat-1].text")
     assert host.locator("[data-testid=chat-1]").inner_text() == said
     assert host.evaluate(AT_SEAT, 1)
-    guest.wait_for_function("(t) => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === t)",
-                            arg=said)
+    # Her own page shows her words at her seat too, and in the log when she opens the sheet again.
+    guest.wait_for_selector("[data-testid=chat-1].text")
+    assert guest.evaluate(AT_SEAT, 1)
+    open_chat(guest)
+    guest.wait_for_function(SAID, arg=said)
     # A new message lights the chat button until the panel is opened; the log holds the message.
     host.wait_for_selector("[data-testid=talk] .talk-unread")
-    host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
+    open_chat(host)
     assert host.locator("[data-testid=chat-log] .chat-said").last.inner_text() == said
     assert host.locator("[data-testid=talk] .talk-unread").count() == 0
 
     # Markup is text: nothing is parsed, no handler runs.
     attack = "<img src=x onerror=alert(1)>"
-    guest.fill("[data-testid=chat-input]", attack)
-    guest.press("[data-testid=chat-input]", "Enter")
+    write(guest, attack)
     host.wait_for_function("(t) => { const b = document.querySelector('[data-testid=chat-1]'); return b && b.textContent === t; }",
                            arg=attack)
+    host.wait_for_function(SAID, arg=attack)  # the open sheet's log takes it at once
     assert host.locator("[data-testid=chat-log] .chat-said").last.inner_text() == attack
     for page in (host, guest):
         assert page.locator(".chat-bubble img, .chat-log img, .talk-sheet img").count() == 0
-    host.fill("[data-testid=chat-input]", "Hi Bahar, good game")
-    host.press("[data-testid=chat-input]", "Enter")
+    write(host, "Hi Bahar, good game")
     guest.wait_for_selector("[data-testid=chat-0].text")
+    assert guest.evaluate(AT_SEAT, 0)
+    open_chat(guest)
     guest.wait_for_function("() => document.querySelectorAll('[data-testid=chat-log] .chat-said').length === 3")
     guest.wait_for_timeout(300)  # the bubble's entrance
     shot(guest, "chat-panel-390x844-fa")
+    open_chat(host)
     shot(host, "chat-panel-1440x900-en")
     guest.set_viewport_size({"width": 844, "height": 390})
     guest.wait_for_timeout(200)
     shot(guest, "chat-panel-844x390-fa")
     guest.set_viewport_size({"width": 390, "height": 844})
 
+    # A refused message opens the sheet again, says why, and gives the words back. (The message is held back here
+    # and the server's refusal, a rate limit, handed to the page as the socket would.)
+    guest.evaluate("""() => { const sock = window.hokmDebug.sock, send = sock.send;
+        sock.send = (m) => (m.type === 'chat' ? true : send.call(sock, m)); }""")
+    write(guest, "یک پیام")
+    guest.wait_for_function("() => document.querySelector('[data-testid=talk-sheet]').hidden")
+    guest.evaluate(f"async () => (await {APP_MODULE}('talk.js')).onChatError({{ type: 'error', code: 'rate_limited', ref: 'chat' }})")
+    assert guest.locator("[data-testid=talk-sheet]").is_visible()
+    assert guest.locator("[data-testid=chat-status]").inner_text() == "کمی آهسته‌تر؛ چند لحظه بعد دوباره بفرستید."
+    assert guest.locator("[data-testid=chat-input]").input_value() == "یک پیام"
+    guest.evaluate("() => { delete window.hokmDebug.sock.send; }")  # the class's own send again
+    guest.fill("[data-testid=chat-input]", "")
+
     # Ali mutes Bahar: her next message and phrase reach his page (seq) but show nowhere.
     host.click(f"[data-mute='{b.id}']")
     assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
     host.evaluate("() => document.querySelectorAll('.chat-bubble').forEach((e) => e.remove())")
-    guest.fill("[data-testid=chat-input]", "پیام بی‌صدا")
-    guest.press("[data-testid=chat-input]", "Enter")
-    guest.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'پیام بی‌صدا')")
+    write(guest, "پیام بی‌صدا")
+    open_chat(guest)
+    guest.wait_for_function(SAID, arg="پیام بی‌صدا")
     seq = guest.evaluate("() => window.hokmDebug.sock.lastSeq")
     host.wait_for_function(SEEN_UP_TO, arg=seq)
     assert host.locator("[data-testid=chat-1]").count() == 0
@@ -209,9 +251,9 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
     host.keyboard.press("Escape")
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
-    guest.fill("[data-testid=chat-input]", "باز هم")
-    guest.press("[data-testid=chat-input]", "Enter")
-    guest.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'باز هم')")
+    write(guest, "باز هم")
+    open_chat(guest)
+    guest.wait_for_function(SAID, arg="باز هم")
     host.wait_for_function(SEEN_UP_TO, arg=guest.evaluate("() => window.hokmDebug.sock.lastSeq"))
     assert host.locator("[data-testid=chat-1]").count() == 0
     assert not alerts
@@ -239,10 +281,10 @@ def test_a_player_blocked_from_the_chat_panel(server, open_page, browser):  # ty
     assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"  # her phrases hide too
     from .conftest import shot
     shot(host, "phone-en-chat-blocked")
-    guest.evaluate("() => document.querySelector('[data-testid=talk]').click()")
-    guest.fill("[data-testid=chat-input]", "هنوز اینجا هستم")
-    guest.press("[data-testid=chat-input]", "Enter")
-    guest.wait_for_function("() => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === 'هنوز اینجا هستم')")
+    write(guest, "هنوز اینجا هستم")
+    guest.wait_for_selector("[data-testid=chat-1].text")  # at her own seat on her page
+    open_chat(guest)
+    guest.wait_for_function(SAID, arg="هنوز اینجا هستم")
     host.wait_for_timeout(600)
     assert "هنوز اینجا هستم" not in host.locator("[data-testid=chat-log]").inner_text()
     assert host.locator("[data-testid=chat-1]").count() == 0
@@ -289,9 +331,6 @@ def open_seated(open_page, browser, base: str, who: dict, tid: str, lang: str, v
     return open_as(open_page, browser, base, p, seat, tid, lang, viewport), seat  # type: ignore[arg-type]
 
 
-SAID = "(t) => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')].some((e) => e.textContent === t)"
-
-
 @pytest.mark.browser
 def test_free_text_between_friends_at_a_public_table(server, open_page, browser):  # type: ignore[no-untyped-def]
     """At a matchmade two-player table the chat panel offers the box to both seated players and says that only
@@ -314,9 +353,11 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
     assert host.locator("[data-testid=chat-input]").get_attribute("placeholder") == "Write to your friends…"
     assert host.locator(".chat-title").inner_text() == "Friends' chat"
 
-    # Not friends yet: Ali's words come back to his own log only.
-    host.fill("[data-testid=chat-input]", "not for strangers")
-    host.press("[data-testid=chat-input]", "Enter")
+    # Not friends yet: Ali's words come back to his own page only (at his seat, and in his log).
+    write(host, "not for strangers")
+    host.wait_for_selector(f"[data-testid=chat-{ali_seat}].text")
+    assert host.evaluate(AT_SEAT, ali_seat)
+    open_chat(host)
     host.wait_for_function(SAID, arg="not for strangers")
 
     code = api(server, bahar["token"], "GET", "/api/account")["friend_code"]
@@ -325,9 +366,8 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
     guest.click("[data-testid=notice-friend-request] .notice-close")  # the request's note, answered already
 
     said = "Bahar, this one is for you"
-    host.fill("[data-testid=chat-input]", said)
-    host.press("[data-testid=chat-input]", "Enter")
-    guest.wait_for_function(SAID, arg=said)
+    write(host, said)
+    guest.wait_for_function(SAID, arg=said)  # her sheet is open: its log takes the words at once
     guest.wait_for_selector(f"[data-testid=chat-{ali_seat}].text")
     assert guest.locator(f"[data-testid=chat-{ali_seat}]").inner_text() == said
     assert guest.evaluate(AT_SEAT, ali_seat)
@@ -336,9 +376,10 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
     assert guest.locator(".chat-friends-only").count() == 1
 
     answer = "سلام علی، دیدمش"
-    guest.fill("[data-testid=chat-input]", answer)
-    guest.press("[data-testid=chat-input]", "Enter")
+    write(guest, answer)
+    open_chat(host)
     host.wait_for_function(SAID, arg=answer)
+    open_chat(guest)
     guest.wait_for_timeout(300)  # the bubble's entrance
     shot(guest, "chat-friends-390x844-fa")
     shot(host, "chat-friends-1440x900-en")
