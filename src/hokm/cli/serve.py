@@ -166,10 +166,9 @@ async def _open_database(url: str) -> None:
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    if url.startswith("sqlite"):
-        path = url.split(":///", 1)[-1]
-        if path and path != ":memory:":
-            Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)
+    from ..server.migrations import make_sqlite_folder
+
+    make_sqlite_folder(url)
     engine = create_async_engine(url)
     try:
         async with engine.connect() as conn:

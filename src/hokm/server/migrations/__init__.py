@@ -56,12 +56,17 @@ def _current_sync(connection: Any) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
-async def upgrade(url: str, revision: str = "head") -> None:
-    """Migrate the database at ``url`` (an async SQLAlchemy URL) to ``revision``."""
+def make_sqlite_folder(url: str) -> None:
+    """For a SQLite file database, make the folder it lives in (SQLite makes only the file)."""
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[-1]
         if path and path != ":memory:":
             Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)
+
+
+async def upgrade(url: str, revision: str = "head") -> None:
+    """Migrate the database at ``url`` (an async SQLAlchemy URL) to ``revision``."""
+    make_sqlite_folder(url)
     engine = create_async_engine(url)
     try:
         async with engine.begin() as conn:

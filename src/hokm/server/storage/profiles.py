@@ -9,11 +9,11 @@ which seat was on which side, so the rule lives in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from sqlalchemy import and_, delete, func, insert, select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .engine import OnServerEngine
 from .metadata import game_players, games, profiles, rating_history
 
 
@@ -65,16 +65,8 @@ class ProfileStore(Protocol):
         """The player's last ``limit`` ratings, oldest first."""
 
 
-class SqlProfileStore:
+class SqlProfileStore(OnServerEngine):
     """:class:`ProfileStore` on the server's own SQLAlchemy engine (SQLite or PostgreSQL)."""
-
-    def __init__(self, engine: Any) -> None:
-        self._engine_of = engine  # a callable returning the engine once the storage is initialised
-
-    @property
-    def _e(self) -> AsyncEngine:
-        engine: AsyncEngine = self._engine_of()
-        return engine
 
     async def settings(self, player_id: str) -> ProfileSettings:
         async with self._e.connect() as conn:

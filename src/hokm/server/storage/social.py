@@ -12,8 +12,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .engine import OnServerEngine
 from .metadata import accounts, device_links, friend_codes, friend_links, game_players, games, invitations, players
 
 
@@ -82,16 +82,8 @@ class SocialStore(Protocol):
     async def nicknames(self, ids: list[str]) -> dict[str, str]: ...
 
 
-class SqlSocialStore:
+class SqlSocialStore(OnServerEngine):
     """:class:`SocialStore` on a SQLAlchemy async engine (the server's own, shared)."""
-
-    def __init__(self, engine: Any) -> None:
-        self._engine_of = engine  # a callable returning the engine once the storage is initialised
-
-    @property
-    def _e(self) -> AsyncEngine:
-        engine: AsyncEngine = self._engine_of()
-        return engine
 
     # accounts
     async def create_account(self, row: AccountRow) -> None:
