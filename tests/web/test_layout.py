@@ -37,6 +37,7 @@ MEASURE = """() => {
                 scrollW: document.scrollingElement.scrollWidth, scrollH: document.scrollingElement.scrollHeight };
   out.blocks["top-bar"] = box([q("[data-testid=top-bar]")]);
   out.me = q(".seat.me") ? q(".seat.me").dataset.testid : null;
+  out.rtl = document.documentElement.dir === "rtl"; // the hand reads in the page's direction
   for (const s of document.querySelectorAll("[data-testid^=seat-]")) out.blocks[s.dataset.testid] = box([s]);
   out.blocks.trick = box([q("[data-testid=trick]"), ...document.querySelectorAll("[data-testid=trick] .trick-card")]);
   // The status text ("Waiting for ...") belongs to the timer line wherever the page puts it.
@@ -79,7 +80,7 @@ def layout_problems(m: dict) -> list[str]:
         if c["left"] < -0.5 or c["top"] < -0.5 or c["right"] > m["vw"] + 0.5 or c["bottom"] > m["vh"] + 0.5:
             problems.append(f"card {c['card']} is not fully on screen: {c}")
     problems += own_seat_problems(m, blocks)
-    problems += row_break_problems(m["cards"])
+    problems += row_break_problems(m["cards"], m["rtl"])
     if m["cut"]:
         problems.append(f"names cut short in the score line: {m['cut']}")
     if m["scrollW"] > m["vw"] or m["scrollH"] > m["vh"]:
@@ -104,12 +105,14 @@ def own_seat_problems(m: dict, blocks: dict) -> list[str]:
     return problems
 
 
-def row_break_problems(cards: list[dict]) -> list[str]:
+def row_break_problems(cards: list[dict], rtl: bool = False) -> list[str]:
     """When the hand takes more than one row, a row ends where the suit changes; only a suit longer than a row
     (more cards than the longest row holds) may go on in the next row."""
     rows: list[list[dict]] = []
-    for c in cards:  # in hand order, left to right along a row; a card back at the left starts the next row
-        if rows and c["left"] > rows[-1][-1]["left"]:
+    # In hand order along a row: left to right, or right to left in a right-to-left page; a card back at the row's
+    # start (the left, or the right) starts the next row.
+    for c in cards:
+        if rows and (c["right"] < rows[-1][-1]["right"] if rtl else c["left"] > rows[-1][-1]["left"]):
             rows[-1].append(c)
         else:
             rows.append([c])
@@ -188,7 +191,7 @@ def test_fixed_hands_keep_each_suit_that_fits_a_row_whole(server, open_page, lan
             page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
             m = page.evaluate(MEASURE)
             assert sorted(c["card"] for c in m["cards"]) == sorted(hand)
-            problems = row_break_problems(m["cards"])
+            problems = row_break_problems(m["cards"], m["rtl"])
             problems += [f"card {c['card']} is {c['width']:.0f} px wide" for c in m["cards"] if c["width"] < 40]
             problems += [f"card {c['card']} is off screen" for c in m["cards"] if c["right"] > w + 0.5 or c["bottom"] > h + 0.5 or c["left"] < -0.5]
             failures += [f"hand {k} at {w}x{h}: {p}" for p in problems]
