@@ -259,7 +259,9 @@ def test_score_sheet_in_persian(server, open_page):
         assert [row.locator(".sh-tricks").nth(s).inner_text() for s in (0, 1)] == [
             str(x).translate(FA_DIGITS) for x in r["tricks"]]
         assert row.locator(".points-side").inner_text() == ("ما" if r["winner"] == 0 else "آنها")
-        assert row.locator(".points-n").inner_text() == str(r["points"]).translate(FA_DIGITS)
+        # The points the side took, as a gain ("+۱"), drawn left to right: the plus on the left of the digits.
+        assert row.locator(".points-n").inner_text() == "+" + str(r["points"]).translate(FA_DIGITS)
+        assert row.locator(".points-n").evaluate("(e) => getComputedStyle(e).direction") == "ltr"
         kot = row.locator(".sh-points .sh-kot")
         if r["kot"]:
             assert kot.inner_text() == ("حاکم‌کُتی" if r["hakem_koti"] else "کُت")
