@@ -95,16 +95,16 @@ def finished_computer_game(base: str, players: int, name: str, username: str | N
         return pool.submit(lambda: asyncio.run(asyncio.wait_for(main(), 120))).result()
 
 
-def computer_table_with_short_timers(page, name: str) -> str:  # type: ignore[no-untyped-def]
-    """A two-player, one-point table against the computer with one-second timers, made through the page's client:
-    we do nothing, and after two timeouts the computer plays for us to the game's end."""
-    return page.evaluate("""async (name) => {
+def computer_table_with_short_timers(page, name: str, seconds: float = 1) -> str:  # type: ignore[no-untyped-def]
+    """A two-player, one-point table against the computer with one-second timers (or ``seconds``), made through the
+    page's client: we do nothing, and after two timeouts the computer plays for us to the game's end."""
+    return page.evaluate("""async ([name, s]) => {
         const { Api } = await import('./js/net.js');
         const api = new Api();
         await api.ensureGuest(name);
-        const timers = { trump: 1, play: 1, discard: 1, draw: 1 };
+        const timers = { trump: s, play: s, discard: s, draw: s };
         return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers, rules: { target_points: 1 } })).table_id;
-    }""", name)
+    }""", [name, seconds])
 
 
 def start_computer_game(page, players: int = 4) -> None:  # type: ignore[no-untyped-def]
@@ -300,7 +300,8 @@ def test_a_rematch_request_shows_in_the_summary_over_no_button(server, open_page
 def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_games_end(server, open_page):
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"lang": "fa"})
     page.fill("#nickname", "لاله")
-    tid = computer_table_with_short_timers(page, "لاله")
+    # At a table that waits for us (a short-timer game could end, and close the sheet, while a slow page types)...
+    tid = computer_table_with_short_timers(page, "لاله", seconds=300)
     page.goto(f"{server}/index.html#/table/{tid}")
     page.wait_for_selector("[data-testid=talk]")
     page.click("[data-testid=talk]")
@@ -315,7 +316,12 @@ def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_
     box_in.fill("سلام")
     box_in.press("Enter")
     page.wait_for_function("() => document.querySelector('[data-testid=talk-sheet]').hidden")
-    # Open again and leave it open: the game's end closes it, and the summary is on top.
+    # ...then at one that the computer plays to its end: open the sheet and leave it open; the game's end closes it,
+    # and the summary is on top.
+    page.evaluate("() => { window.firstTable = window.hokmDebug && window.hokmDebug.table; }")
+    tid = computer_table_with_short_timers(page, "لاله")
+    page.goto(f"{server}/index.html#/table/{tid}")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table !== window.firstTable && window.hokmDebug.table.view")
     page.click("[data-testid=talk]")
     assert sheet.is_visible()
     page.wait_for_selector(".overlay[data-kind=game]", timeout=90000)
