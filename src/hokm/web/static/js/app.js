@@ -3,17 +3,16 @@
 // the settings panel, and the glue between the server connection and the table view.
 
 import { h, clear } from "./dom.js";
-import { t, num, sep, scoreGap, dateTime, setLang, getLang, isRtl, errorText, typedCode, botName } from "./i18n.js";
+import { t, num, sep, scoreGap, dateTime, getLang, errorText, typedCode, botName } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
-import { applyTheme } from "./themes.js";
 import { faceUrl } from "./cards.js";
 import { AVATARS, avatarSvg, seatAvatar } from "./avatars.js";
 import { Api, TableSocket, socialSocket } from "./net.js";
 import { Table } from "./table.js";
 import { showReplay } from "./replay.js";
 import { checkHands } from "./fair.js";
-import { openSettings, segmented, langSwitch } from "./settingspanel.js";
+import { applyLang, applyLook, openSettings, segmented, langSwitch } from "./settingspanel.js";
 import { QueueWait } from "./matchwait.js";
 
 const api = new Api();
@@ -22,23 +21,11 @@ let teardown = null; // what the current screen must stop when leaving it
 let serverInfo = null;
 
 // ------------------------------------------------------------------------------ language & look
-function applyLang() {
-  setLang(settings.get("lang"));
-  document.documentElement.lang = getLang();
-  document.documentElement.dir = isRtl() ? "rtl" : "ltr";
-  document.title = `${t("appName")} · ${t("tagline")}`;
-}
-
-function applyLook() {
-  applyTheme(settings.get("theme"));
-  document.documentElement.dataset.speed = settings.get("speed");
-}
-
 settings.onChange((key) => {
   if (key === "lang") {
     // Redraw the screen in the new language; keep the settings sheet open if that is where it was chosen.
     const inSettings = !!document.querySelector(".sheet.settings");
-    applyLang();
+    applyLang("tagline");
     route().then(() => { if (inSettings) openSettings(); });
   }
   if (key === "theme" || key === "speed") applyLook();
@@ -691,7 +678,7 @@ window.addEventListener("keydown", (ev) => {
   if (top && !top.dataset.sticky) top.remove(); // the matchmaking sheet is left with its Cancel button
 });
 
-applyLang();
+applyLang("tagline");
 applyLook();
 sound.unlockOnGesture();
 window.addEventListener("hashchange", route);

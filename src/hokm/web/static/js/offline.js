@@ -4,10 +4,9 @@
 // the browser and apply here as in the app.
 
 import { h, clear } from "./dom.js";
-import { t, setLang, getLang, isRtl, seatNames } from "./i18n.js";
+import { t, isRtl, seatNames } from "./i18n.js";
 import * as settings from "./settings.js";
-import { applyTheme } from "./themes.js";
-import { openSettings, langSwitch } from "./settingspanel.js";
+import { applyLang, applyLook, openSettings, langSwitch } from "./settingspanel.js";
 import { Api, ApiError } from "./net.js";
 import { showReplay } from "./replay.js";
 
@@ -75,24 +74,12 @@ async function route() {
   }
 }
 
-function applyLang() {
-  setLang(settings.get("lang"));
-  document.documentElement.lang = getLang();
-  document.documentElement.dir = isRtl() ? "rtl" : "ltr";
-  document.title = `${t("appName")} · ${t("offlineTitle")}`;
-}
-
-function applyLook() {
-  applyTheme(settings.get("theme"));
-  document.documentElement.dataset.speed = settings.get("speed");
-}
-
 settings.onChange((key) => {
   if (key === "lang") {
     // The page again in the new language, the settings sheet still open where it was chosen.
     const inSettings = !!document.querySelector(".sheet.settings");
     document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
-    applyLang();
+    applyLang("offlineTitle");
     route().then(() => { if (inSettings) openSettings(); });
   }
   if (key === "theme" || key === "speed") applyLook();
@@ -103,7 +90,7 @@ window.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && sheets.length) sheets[sheets.length - 1].remove();
 });
 
-applyLang();
+applyLang("offlineTitle");
 applyLook();
 window.addEventListener("hashchange", route);
 route();

@@ -3,12 +3,26 @@
 // Settings apply at once and are kept in the browser (settings.js).
 
 import { h } from "./dom.js";
-import { t, getLang, LANGS } from "./i18n.js";
+import { t, getLang, setLang, isRtl, LANGS } from "./i18n.js";
 import * as settings from "./settings.js";
-import { THEMES, swatchBackground } from "./themes.js";
+import { THEMES, swatchBackground, applyTheme } from "./themes.js";
 import { FACE_DESIGNS, BACK_DESIGNS, faceUrl, backUrl } from "./cards.js";
 import { AVATARS, avatarSvg } from "./avatars.js";
 import { handOrderFields } from "./handorder.js";
+
+/** The page in the chosen language: its lang, direction and title (the app's name, then `subtitle`'s text). */
+export function applyLang(subtitle) {
+  setLang(settings.get("lang"));
+  document.documentElement.lang = getLang();
+  document.documentElement.dir = isRtl() ? "rtl" : "ltr";
+  document.title = `${t("appName")} · ${t(subtitle)}`;
+}
+
+/** The chosen theme and animation speed on the page. */
+export function applyLook() {
+  applyTheme(settings.get("theme"));
+  document.documentElement.dataset.speed = settings.get("speed");
+}
 
 /** A row of buttons of which one is chosen (role radiogroup). */
 export function segmented(name, options, value, onPick) {

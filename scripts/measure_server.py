@@ -1,0 +1,150 @@
+"""Server CPU per action and one node's capacity, this tree against an older one, in one sitting.
+
+    python scripts/measure_server.py cpu --before-src /tmp/base/src --out /tmp/cpu
+    python scripts/measure_server.py capacity --tables 1000,1500 --before-src /tmp/base/src --out /tmp/cap
+    python scripts/measure_server.py capacity --tables 2000 --out /tmp/cap          # this tree only
+
+``--before-src`` is the ``src`` folder of the older tree (``git archive <commit> src | tar -x -C DIR``);
+its nodes run with it first on ``PYTHONPATH`` (and so with their own Numba cache: import its
+search kernels once before, or the first node start compiles them). The load tool is always this
+tree's ``hokm loadtest``, pointed at nodes started here with ``--url`` and ``--pid``; for an older
+server that refuses the room code in ``sit`` (an unknown field to it) the tool runs with that
+field left out. Each PostgreSQL run gets a fresh database; the cluster runs use Redis on its
+standard port. One line per run is printed and each run's JSON report is kept in ``--out``.
+
+``cpu``: two rounds, alternating, of a saturating load (200 tables, players deciding in 20 ms on
+average, 30 s measured after 5 s): before and after on SQLite, after without permessage-deflate,
+before and after on PostgreSQL, before with two nodes, after with two nodes spread and with
+``--route owner``. ``capacity``: 4-player tables at a human pace (3 s a decision on average),
+60 s measured after 10 s, on SQLite, for each ``--tables`` count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS = "redis://127.0.0.1:6379/0"
+SATURATING = ["--tables", "200", "--think", "20", "--duration", "30", "--warmup", "5", "--no-echo"]
+
+
+def fresh_database() -> str:
+    import asyncpg
+
+    name = "measure_" + uuid.uuid4().hex[:10]
+
+    async def make() -> None:
+        conn = await asyncpg.connect(PG_ADMIN)
+        try:
+            await conn.execute(f"CREATE DATABASE {name}")
+        finally:
+            await conn.close()
+
+    asyncio.run(make())
+    return f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+
+
+def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bool = False,
+        env: dict[str, str] | None = None, args: list[str]) -> dict[str, Any]:
+    from hokm.loadtest.nodes import start_node
+
+    folder = out / f"nodes-{label}"
+    shutil.rmtree(folder, ignore_errors=True)
+    node_env = dict(env or {})
+    if before_src:
+        node_env["PYTHONPATH"] = before_src
+    if pg or nodes > 1:
+        node_env["HOKM_DATABASE_URL"] = fresh_database()
+    if nodes > 1:
+        node_env |= {"HOKM_REDIS_URL": REDIS, "HOKM_REDIS_PREFIX": "measure" + uuid.uuid4().hex[:8]}
+    started = []
+    try:
+        for i in range(nodes):
+            started.append(start_node(f"node{i}", folder, node_env, timeout=600))
+        tool = [sys.executable, __file__, "tool-without-room-code"] if before_src else [sys.executable, "-m", "hokm.cli.main"]
+        cmd = [*tool, "loadtest", *[x for n in started for x in ("--url", n.url)],
+               *[x for n in started for x in ("--pid", str(n.pid))], *args, "--json"]
+        t0 = time.gmtime()
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    finally:
+        for n in started:
+            n.terminate()
+    if done.returncode != 0:
+        print(f"{label}: the load tool failed: {done.stderr[-2000:]}", flush=True)
+        return {}
+    report: dict[str, Any] = json.loads(done.stdout)
+    report |= {"label": label, "started_utc": time.strftime("%H:%M:%S", t0), "before_src": before_src}
+    (out / f"{label}.json").write_text(json.dumps(report, indent=1))
+    g = report["game"]
+    s = g["server"]
+    cpa = s.get("cpu_per_action") or {}
+    load = open("/proc/loadavg").read().split()[:3]
+    print(f"{report['started_utc']} {label}: {g['actions_per_s']} actions/s, server CPU per action "
+          f"{cpa.get('ms_per_action')} ms (by node {[n.get('ms_per_action') for n in (cpa.get('nodes') or {}).values()]}), "
+          f"latency p50 {g['latency_ms']['p50']} p99 {g['latency_ms']['p99']} max {g['latency_ms']['max']} ms, "
+          f"server CPU {s['cpu_percent_mean']} %, load generator {s.get('generator_cpu_percent')} %, "
+          f"errors {g['errors'] or 'none'}, load average {' '.join(load)}", flush=True)
+    return report
+
+
+def tool_without_room_code(argv: list[str]) -> int:
+    """``hokm`` with the load tool's ``sit`` leaving out the room code, for servers that predate it."""
+    import hokm.loadtest.client as client
+    from hokm.cli.main import main
+
+    post = client._post
+
+    async def post_without_code(http: Any, url: str, body: dict[str, Any], token: str | None = None) -> Any:
+        if url.endswith("/sit"):
+            body = {k: v for k, v in body.items() if k != "code"}
+        return await post(http, url, body, token)
+
+    client._post = post_without_code  # type: ignore[assignment]
+    return main(argv)
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["tool-without-room-code"]:
+        return tool_without_room_code(sys.argv[2:])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("what", choices=("cpu", "capacity"))
+    p.add_argument("--before-src", default=None, help="the older tree's src folder (leave out: this tree only)")
+    p.add_argument("--tables", default="1000", help="capacity: table counts, comma-separated")
+    p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
+    a = p.parse_args()
+    a.out.mkdir(parents=True, exist_ok=True)
+    before = a.before_src
+    if a.what == "cpu":
+        for r in (1, 2):
+            if before:
+                run(f"r{r}-before-sqlite", a.out, before_src=before, args=SATURATING)
+            run(f"r{r}-after-sqlite", a.out, before_src=None, args=SATURATING)
+            run(f"r{r}-after-sqlite-no-deflate", a.out, before_src=None, env={"HOKM_WS_COMPRESSION": "false"},
+                args=SATURATING)
+            if before:
+                run(f"r{r}-before-pg", a.out, before_src=before, pg=True, args=SATURATING)
+            run(f"r{r}-after-pg", a.out, before_src=None, pg=True, args=SATURATING)
+            if before:
+                run(f"r{r}-before-2nodes", a.out, before_src=before, nodes=2, args=SATURATING)
+            run(f"r{r}-after-2nodes-spread", a.out, before_src=None, nodes=2, args=SATURATING)
+            run(f"r{r}-after-2nodes-owner", a.out, before_src=None, nodes=2, args=[*SATURATING, "--route", "owner"])
+    else:
+        for tables in [int(x) for x in a.tables.split(",")]:
+            human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo"]
+            if before:
+                run(f"capacity-{tables}-before", a.out, before_src=before, args=human)
+            run(f"capacity-{tables}-after", a.out, before_src=None, args=human)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
