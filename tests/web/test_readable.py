@@ -95,16 +95,16 @@ def finished_computer_game(base: str, players: int, name: str, username: str | N
         return pool.submit(lambda: asyncio.run(asyncio.wait_for(main(), 120))).result()
 
 
-def computer_table_with_short_timers(page, name: str, seconds: float = 1) -> str:  # type: ignore[no-untyped-def]
+def computer_table_with_short_timers(page, name: str, seconds: float = 1, players: int = 2) -> str:  # type: ignore[no-untyped-def]
     """A two-player, one-point table against the computer with one-second timers (or ``seconds``), made through the
     page's client: we do nothing, and after two timeouts the computer plays for us to the game's end."""
-    return page.evaluate("""async ([name, s]) => {
+    return page.evaluate("""async ([name, s, players]) => {
         const { Api } = await import('./js/net.js');
         const api = new Api();
         await api.ensureGuest(name);
         const timers = { trump: s, play: s, discard: s, draw: s };
-        return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers, rules: { target_points: 1 } })).table_id;
-    }""", [name, seconds])
+        return (await api.post('/api/tables', { mode: 'computer', players, bot: 'random', timers, rules: { target_points: 1 } })).table_id;
+    }""", [name, seconds, players])
 
 
 def start_computer_game(page, players: int = 4) -> None:  # type: ignore[no-untyped-def]
@@ -300,10 +300,18 @@ def test_a_rematch_request_shows_in_the_summary_over_no_button(server, open_page
 def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_games_end(server, open_page):
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"lang": "fa"})
     page.fill("#nickname", "لاله")
-    # At a table that waits for us (a short-timer game could end, and close the sheet, while a slow page types)...
-    tid = computer_table_with_short_timers(page, "لاله", seconds=300)
+    # At a table that waits for us (a short-timer game could end, and close the sheet, while a slow page types),
+    # once the Hokm is known (the trump window, ours to answer if we are the Hâkem, lies over the table)...
+    tid = computer_table_with_short_timers(page, "لاله", seconds=300, players=4)
     page.goto(f"{server}/index.html#/table/{tid}")
     page.wait_for_selector("[data-testid=talk]")
+    for _ in range(300):
+        v = table_view(page) or {}
+        if v.get("phase") == "play" and page.locator(".overlay:visible").count() == 0:
+            break
+        if v.get("phase") == "trump":
+            act_once(page)  # the Hokm, if we are the Hâkem
+        page.wait_for_timeout(100)
     page.click("[data-testid=talk]")
     sheet = page.locator("[data-testid=talk-sheet]")
     assert sheet.is_visible()
@@ -319,7 +327,7 @@ def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_
     # ...then at one that the computer plays to its end: open the sheet and leave it open; the game's end closes it,
     # and the summary is on top.
     page.evaluate("() => { window.firstTable = window.hokmDebug && window.hokmDebug.table; }")
-    tid = computer_table_with_short_timers(page, "لاله")
+    tid = computer_table_with_short_timers(page, "لاله", seconds=3)  # long enough for a slow page to open the sheet
     page.goto(f"{server}/index.html#/table/{tid}")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table !== window.firstTable && window.hokmDebug.table.view")
     page.click("[data-testid=talk]")
