@@ -275,6 +275,26 @@ def test_the_three_player_score_sheet_keeps_its_columns_apart(server, open_page,
     assert gap >= 2, gap
 
 
+def test_the_three_player_score_sheet_fits_a_phone_in_english(server, open_page, browser, finished_3p):
+    """Ten columns with the seats' English names ("Computer 1") over theirs: on a 360 or 390 px phone the sheet fits
+    its box, with no sideways scroll; each side's column says whose it is in full to a screen reader and on a hover."""
+    from .test_table import SUMMARY_UNFIT
+    who, tid, _ = finished_3p
+    page = open_as(browser, open_page, server, who, f"/#/table/{tid}", "en", {"width": 360, "height": 740})
+    page.wait_for_selector(".overlay[data-kind=game] .score-sheet")
+    for size in ({"width": 360, "height": 740}, PHONE):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        shot(page, f"readable-3p-sheet-en-{size['width']}")
+        assert page.evaluate(SUMMARY_UNFIT) == [], size
+        cut = page.evaluate("""() => [...document.querySelectorAll('.score-sheet .sh-name')]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+        assert not cut, cut
+    names = page.evaluate("""() => [...document.querySelectorAll('.score-sheet th.side')].map((th) => th.getAttribute('aria-label') || th.textContent)""")
+    assert len(names) == 6 and len(set(names)) == 3, names
+    assert any(n.startswith("Computer") for n in names), names
+
+
 # ------------------------------------------------------------------------------------------------ 6, 7. rematch and chat sheet
 def test_a_rematch_request_shows_in_the_summary_over_no_button(server, open_page, browser):
     from .test_talk import finished_table

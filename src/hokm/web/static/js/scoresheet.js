@@ -14,6 +14,7 @@ addStrings({
     sheetPoints: "Points",
     sheetScore: "Score",
     sheetEmpty: "No hand has finished yet.",
+    sheetBot: "Bot",
   },
   fa: {
     scoreSheet: "برگ امتیاز",
@@ -22,8 +23,45 @@ addStrings({
     sheetPoints: "امتیاز دست",
     sheetScore: "امتیاز بازی",
     sheetEmpty: "هنوز هیچ دستی تمام نشده است.",
+    sheetBot: "رایانه",
   },
 });
+
+/** A seat's name as a phone's sheet shows it: "Bot 2" for the computer's "Computer 2" (in Persian «رایانه ۲», short
+ *  already), "You", and a player's name cut to its first letters with "…" when it is long. */
+function shortName(table, seat) {
+  const s = table.seats && table.seats[seat];
+  if (table.view && seat === table.view.seat) return t("you");
+  if (s && s.kind === "bot") return `${t("sheetBot")} ${num(seat + 1)}`;
+  const name = table.nameOf(seat);
+  const letters = typeof Intl.Segmenter === "function" ? [...new Intl.Segmenter().segment(name)].map((g) => g.segment) : [...name];
+  return letters.length > 7 ? letters.slice(0, 5).join("").trim() + "…" : name;
+}
+
+/** A side's short name ("Us", "Them", a seat's short name, or a pair of them to someone who watches). */
+function shortSideName(table, side) {
+  const v = table.view;
+  if (v.players !== 4) return shortName(table, side);
+  if (v.seat === null || v.seat === undefined) return `${shortName(table, side)} + ${shortName(table, side + 2)}`;
+  return table.sideName(side);
+}
+
+/** A name in a cell: in full, and in its short form that a phone shows instead (the style sheet picks one); the
+ *  cell's label and title say it in full whichever shows. */
+function nameBoth(full, short) {
+  if (full === short) return h("bdi.sh-name", { dir: "auto" }, full);
+  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, full), h("span.sh-short", { "aria-hidden": "true" }, short));
+}
+
+/** Who took a hand's points, in full and short, each with a colon after a name that ends in a digit. */
+function pointsSide(table, side) {
+  const full = table.sideName(side);
+  const one = (name) => [h("bdi", { dir: "auto" }, name), scoreGap(name).trimEnd()];
+  if (side === null || side === undefined) return one(full);
+  const short = shortSideName(table, side);
+  if (full === short) return one(full);
+  return [h("span.sh-full", {}, one(full)), h("span.sh-short", { "aria-hidden": "true" }, one(short))];
+}
 
 /** The sheet as a <table> for the current view of `table` (a Table). */
 export function scoreTable(table) {
@@ -42,20 +80,21 @@ export function scoreTable(table) {
       h("th.group.col-start", { colspan: sides, scope: "colgroup" }, t("sheetTricks")),
       h("th.col-start", { rowspan: 2, scope: "col" }, t("sheetPoints")),
       h("th.group.col-start", { colspan: sides, scope: "colgroup" }, t("sheetScore"))),
-    h("tr", {}, [...sideIds, ...sideIds].map((s) => h("th.side.col-start", { scope: "col", dataset: { side: s } }, h("bdi.sh-name", { dir: "auto" }, table.sideName(s))))));
+    h("tr", {}, [...sideIds, ...sideIds].map((s) => h("th.side.col-start", { scope: "col", dataset: { side: s }, title: table.sideName(s), "aria-label": table.sideName(s) },
+      nameBoth(table.sideName(s), shortSideName(table, s))))));
   const rows = v.results.map((r, i) => {
     if (r.winner !== null && r.winner !== undefined) running[r.winner] += r.points;
     const kot = r.hakem_koti ? t("hakemKoti") : r.kot ? t("kot") : null;
     return h("tr.sheet-row", { dataset: { hand: i, winner: r.winner } },
       h("td.sh-hand", {}, num(i + 1)),
-      h("td.sh-hakem.col-start", { title: table.nameOf(r.hakem) }, h("bdi.sh-name", { dir: "auto" }, table.nameOf(r.hakem))),
+      h("td.sh-hakem.col-start", { title: table.nameOf(r.hakem), "aria-label": table.nameOf(r.hakem) }, nameBoth(table.nameOf(r.hakem), shortName(table, r.hakem))),
       // The suit on a light chip, as on the trump badge: a black suit on the dark sheet would hardly show.
       h("td.sh-trump.col-start", { dataset: { suit: r.trump || "" } }, r.trump ? [h("span.suit-pic", { html: suitIcon(r.trump) }), h("span.sr-only", {}, suitName(r.trump))] : "—"),
       sideIds.map((s) => h("td.sh-tricks" + (s ? "" : ".col-start"), { dataset: { side: s } }, num(r.tricks[s]))),
       // Who took the points, then how many on a chip of their own: "آنها +۱", and after a name that ends in a
       // digit a colon ("رایانه ۲: +۱"), so that the seat's number and the points never read as one sum.
       h("td.sh-points.col-start", {}, h("span.points-line", {},
-        h("span.points-side", {}, h("bdi", { dir: "auto" }, table.sideName(r.winner)), scoreGap(table.sideName(r.winner)).trimEnd()),
+        h("span.points-side", { title: table.sideName(r.winner) }, pointsSide(table, r.winner)),
         " ", h("span.points-n", {}, `+${num(r.points)}`)),
         kot ? [" ", h("span.sh-kot", {}, kot)] : null),
       sideIds.map((s) => h("td.sh-score" + (s === r.winner ? ".won" : "") + (s ? "" : ".col-start"), { dataset: { side: s } }, num(running[s]))));
