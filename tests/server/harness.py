@@ -117,6 +117,14 @@ class Player:
         self.seat: int | None = None
         self.errors: list[dict[str, Any]] = []
 
+    @classmethod
+    def holding(cls, server: ServerProcess, name: str, token: str, player_id: str, seed: int = 0) -> Player:
+        """A client of a player that already exists: another device, or the same one after a restart."""
+        p = cls(server, name, seed)
+        p.token, p.id = token, player_id
+        p.http.headers["Authorization"] = f"Bearer {token}"
+        return p
+
     async def signup(self) -> Player:
         r = await self.http.post("/api/guest", json={"nickname": self.name})
         assert r.status_code == 201, r.text

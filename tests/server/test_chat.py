@@ -59,9 +59,7 @@ def test_quick_phrases_reach_the_table_and_survive_a_restart(make_server) -> Non
     server.start()
 
     async def after() -> None:
-        q = Player(server, "ali")
-        q.token, q.id = a.token, a.id
-        q.http.headers["Authorization"] = f"Bearer {q.token}"
+        q = Player.holding(server, "ali", a.token, a.id)
         await q.connect()
         state = await q.join(tid, last_seq=0)
         chats = [e["event"] for e in state["missed"] if e["event"]["kind"] == "chat"]

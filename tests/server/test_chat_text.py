@@ -153,9 +153,7 @@ def test_free_text_who_sees_what_and_limits(make_server) -> None:  # type: ignor
 
     async def after() -> None:
         # The log survived: the resync brings the table's text back, still without what a blocked.
-        q = Player(server, "ali")
-        q.token, q.id = a.token, a.id
-        q.http.headers["Authorization"] = f"Bearer {q.token}"
+        q = Player.holding(server, "ali", a.token, a.id)
         await q.connect()
         state = await q.join(tid, last_seq=0)
         said = [e["event"] for e in state["missed"] if e["event"]["kind"] == "chat" and e["event"]["text"]]

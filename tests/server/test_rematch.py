@@ -89,9 +89,7 @@ def test_rematch_against_the_computer_starts_at_once_and_survives_kill9(make_ser
     server.start()
 
     async def after() -> None:
-        q = Player(server, "solo")
-        q.token, q.id = p.token, p.id
-        q.http.headers["Authorization"] = f"Bearer {q.token}"
+        q = Player.holding(server, "solo", p.token, p.id)
         before = await q.api("GET", f"/api/tables/{old}")
         assert before["next"] == nxt and before["rematch"] == [1]
         new = await q.api("GET", f"/api/tables/{nxt}")

@@ -44,9 +44,7 @@ def test_kill9_mid_hand_and_restart(server: ServerProcess) -> None:
         server.start()
 
         for n, old in players.items():
-            p = Player(server, old.name, seed=n)
-            p.token, p.id = old.token, old.id
-            p.http.headers["Authorization"] = f"Bearer {old.token}"
+            p = Player.holding(server, old.name, old.token, old.id, seed=n)
             await p.connect()
             seq, view, events = before[n]
             state = await p.join(tables[n], last_seq=0)

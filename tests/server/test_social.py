@@ -19,10 +19,7 @@ async def claim(p: Player, username: str, password: str = PASSWORD, status: int 
 
 async def other_device(server: ServerProcess, name: str, signed_in: dict[str, Any]) -> Player:
     """A second client holding the token a sign-in (or device link) returned."""
-    d = Player(server, name)
-    d.token, d.id = signed_in["token"], signed_in["player_id"]
-    d.http.headers["Authorization"] = f"Bearer {d.token}"
-    return d
+    return Player.holding(server, name, signed_in["token"], signed_in["player_id"])
 
 
 async def sign_in(server: ServerProcess, username: str, password: str = PASSWORD) -> httpx.Response:
