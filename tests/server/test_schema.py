@@ -45,6 +45,26 @@ async def _dump(url: str) -> dict[str, list[tuple[object, ...]]]:
         await engine.dispose()
 
 
+
+async def upgraded_at_start_up_and_still_whole(url: str, rows: dict[str, list[tuple[object, ...]]] | None = None) -> None:
+    """Start the storage on an older database as the server does, then check that every row is as it was
+    (``rows``, where given), darya is still signed in, her table and game are there, and the schema is the newest
+    with no drift from the metadata."""
+    storage = SqlStorage(url)
+    await storage.init()
+    try:
+        assert await current(url) == HEAD
+        if rows is not None:
+            assert await _dump(url) == rows
+        assert (await authenticate(storage, "darya-token", lifetime=3600.0)).id == "p1"  # still signed in
+        table = await storage.get_table("t1")
+        assert table is not None and table.code == "ABCD2345" and table.status == "playing"
+        assert [e.kind for e in await storage.events("t1")] == ["seat", "commit"]
+        assert [g.id for g in await storage.recent_games(10, player_id="p1")] == ["g1"]
+    finally:
+        await storage.close()
+    assert await drift(url) == []
+
 def test_a_database_of_the_previous_release_upgrades_in_place_keeping_its_rows(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'hokm.db'}"
 
@@ -59,19 +79,7 @@ def test_a_database_of_the_previous_release_upgrades_in_place_keeping_its_rows(t
         assert all(before[t] for t in TABLES_0002)
         assert await current(url) == "0002"
 
-        storage = SqlStorage(url)  # what the server does at start-up
-        await storage.init()
-        try:
-            assert await current(url) == HEAD
-            assert await _dump(url) == before  # every row as it was
-            assert (await authenticate(storage, "darya-token", lifetime=3600.0)).id == "p1"  # still signed in
-            table = await storage.get_table("t1")
-            assert table is not None and table.code == "ABCD2345" and table.status == "playing"
-            assert [e.kind for e in await storage.events("t1")] == ["seat", "commit"]
-            assert [g.id for g in await storage.recent_games(10, player_id="p1")] == ["g1"]
-        finally:
-            await storage.close()
-        assert await drift(url) == []
+        await upgraded_at_start_up_and_still_whole(url, rows=before)
 
     asyncio.run(go())
 
@@ -222,18 +230,7 @@ def test_a_single_node_database_made_before_migrations_upgrades_in_place(tmp_pat
 
     async def go() -> None:
         assert await current(url) is None  # not under migrations
-        storage = SqlStorage(url)  # what the server does at start-up
-        await storage.init()
-        try:
-            assert await current(url) == HEAD
-            assert (await authenticate(storage, "darya-token", lifetime=3600.0)).id == "p1"  # still signed in
-            table = await storage.get_table("t1")
-            assert table is not None and table.code == "ABCD2345" and table.status == "playing"
-            assert [e.kind for e in await storage.events("t1")] == ["seat", "commit"]
-            assert [g.id for g in await storage.recent_games(10, player_id="p1")] == ["g1"]
-        finally:
-            await storage.close()
-        assert await drift(url) == []
+        await upgraded_at_start_up_and_still_whole(url)
 
     asyncio.run(go())
     assert _old_rows(path) == before  # every row as it was
