@@ -198,3 +198,21 @@ def test_fixed_hands_keep_each_suit_that_fits_a_row_whole(server, open_page, lan
             if k == 0:
                 shot(page, f"layout/fixed-hand-{lang}-{w}x{h}")
     assert not failures, "\n".join(failures)
+
+
+def test_a_sheet_over_the_table_covers_every_row_of_the_hand(server, open_page):
+    """The score sheet opened on a phone while our cards wait in two rows: no card of the lower row shows (or takes a
+    tap) over the sheet, which takes the whole screen. The hand's rows stack inside the hand, not over the page."""
+    page = open_page(server + "/", viewport={"width": 390, "height": 844}, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7)
+    bring_to_trick(page, 4)
+    rows = page.evaluate("() => new Set([...document.querySelectorAll('.hand .card')].map((c) => c.style.getPropertyValue('--y'))).size")
+    assert rows >= 2, f"{rows} row(s): the hand should lie in two rows on an upright phone"
+    page.click(".sheet-btn")
+    page.wait_for_selector(".overlay[data-kind='sheet'] .modal")
+    shown = page.evaluate("""() => { const o = document.querySelector(".overlay[data-kind='sheet']");
+      return [...document.querySelectorAll('.hand .card')].map((c) => {
+        const r = c.getBoundingClientRect(); return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); })
+        .filter((hit) => hit && !o.contains(hit)).map((hit) => { const c = hit.closest('.card'); return c ? c.dataset.card : hit.className; }); }""")
+    shot(page, "layout/fa-4p-390x844-sheet-over-hand")
+    assert not shown, f"cards over the score sheet: {shown}"
