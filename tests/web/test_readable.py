@@ -461,6 +461,41 @@ def test_the_game_score_is_the_largest_number_in_view(server, open_page, lang, v
     shot(page, f"readable-score-{lang}-{viewport['width']}")
 
 
+# The bar drawn by the table with every score from 0 to 9 in turn (in one task, so no message from the server comes
+# between): where the ink of the "points" word ends and the score's begins, and the score box's edges. A glyph's
+# ink is measured from its baseline (a zero-size inline box beside it) with the canvas's bounding box of the text.
+DIGIT_INK = """() => { const cv = document.createElement('canvas').getContext('2d');
+  const ink = (e) => { const s = getComputedStyle(e), text = e.textContent; cv.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const probe = document.createElement('span'); probe.style.cssText = 'display:inline-block;width:0;height:0;vertical-align:baseline';
+    e.append(probe); const base = probe.getBoundingClientRect().bottom, m = cv.measureText(text); probe.remove();
+    return { top: base - m.actualBoundingBoxAscent, bottom: base + m.actualBoundingBoxDescent }; };
+  const tb = window.hokmDebug.table, view = tb.view, out = [];
+  for (let n = 0; n < 10; n++) {
+    tb.view = { ...view, scores: view.scores.map(() => n) };
+    tb.renderBar();
+    for (const cell of document.querySelectorAll('[data-testid=top-bar] .score-cell')) {
+      const b = cell.closest('.flower-box').getBoundingClientRect(), w = ink(cell.querySelector('.score-word')), g = ink(cell.querySelector('.game-score'));
+      out.push({ digit: cell.querySelector('.game-score').textContent, wordBottom: w.bottom, top: g.top, bottom: g.bottom, boxTop: b.top, boxBottom: b.bottom });
+    }
+  }
+  tb.view = view; tb.renderBar();
+  return out; }"""
+
+
+@pytest.mark.parametrize("lang, viewport", [("fa", DESKTOP), ("fa", PHONE), ("fa", SIDEWAYS), ("en", PHONE)])
+def test_no_score_digit_runs_into_the_points_word(server, open_page, lang, viewport):
+    """The bar's score is a big digit under the small word «امتیاز» ("points"): a Persian ۱ to ۹ stands as tall as a
+    Latin digit (only the zero is a small ring), and none of them may reach up into the word or out of the box."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR" if lang == "fa" else "en-US", settings={"lang": lang})
+    start_computer_game(page, 4)
+    page.evaluate("() => document.fonts.ready")
+    bad = [f"{g['digit']}: ink from {g['top']:.1f} under a word ending at {g['wordBottom']:.1f}, box {g['boxTop']:.1f}-{g['boxBottom']:.1f}"
+           for g in page.evaluate(DIGIT_INK)
+           if g["top"] < g["wordBottom"] + 1 or g["bottom"] > g["boxBottom"] - 1]
+    shot(page, f"readable-score-digits-{lang}-{viewport['width']}")
+    assert not bad, bad
+
+
 # ------------------------------------------------------------------------------------------------ polish
 def test_the_leaderboard_keeps_rating_and_wins_apart_and_the_room_names_seats(server, open_page, browser, finished_2p):
     who, _, _ = finished_2p

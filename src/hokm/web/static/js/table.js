@@ -318,7 +318,7 @@ export class Table {
       e.flowers.append(h("div.flower-box" + (mine ? ".mine" : ""), { title: label, dataset: { side: s, testid: `score-${s}` } },
         h("span.flower-pic", { html: flowerSvg(v.scores[s], target, label) }),
         h("span.flower-name", { dir: "auto" }, this.sideName(s)),
-        h("span.score-cell", { "aria-label": label }, h("span.score-word", { "aria-hidden": "true" }, t("scoreWord")), h("span.game-score", {}, num(v.scores[s]))),
+        h("span.score-cell", { "aria-label": label }, h("span.score-word", { "aria-hidden": "true" }, t("scoreWord")), h("span.game-score" + (v.scores[s] ? "" : ".zero"), {}, num(v.scores[s]))),
         h("span.flower-tricks", { title: t("tricks") }, t("tricksN", { n: v.tricks[s] }))));
     }
   }
