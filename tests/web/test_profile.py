@@ -123,6 +123,7 @@ def test_a_profile_shows_the_chart_the_modes_and_a_recent_game_that_opens_its_re
         assert re.fullmatch("اتاق خصوصی، [۰-۹]+/[۰-۹]+/[۰-۹]+، [۰-۹]+:[۰-۹]+", line), line
     # The rating is «ریتینگ»: «امتیاز» is a game's points at the table.
     assert page.locator(".panel-rating h2").inner_text().startswith("ریتینگ ")
+    assert page.locator("[data-testid=rating-now]").count() == 1
     h2h = page.locator("[data-testid=head-to-head] .h2h-row")
     assert h2h.count() == 1 and MARKUP_NAME in h2h.inner_text() and "۲ بازی" in h2h.inner_text()
     assert page.locator("main img").count() == 0
@@ -159,3 +160,15 @@ def test_a_profile_shows_the_chart_the_modes_and_a_recent_game_that_opens_its_re
     wide.wait_for_selector(".toast")
     assert call(server, b, "GET", "/api/profiles/pari")["public"] is True
     shot(wide, "desktop-en-profile-privacy")
+
+
+def test_a_profile_before_any_rated_game_shows_no_rating_number(server, open_page):
+    """Before the first rated game the heading is the word alone: a starting value, a small Persian zero beside it,
+    would read as a stray dot above 'no rated games yet'."""
+    page = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa"})
+    page.evaluate("""async () => { const { Api } = await import('./js/net.js'); await new Api().ensureGuest('نگار'); }""")
+    page.goto(server + "/#/profile")
+    page.wait_for_selector(".panel-rating")
+    assert page.locator(".panel-rating h2").inner_text().strip() == "ریتینگ"
+    assert page.locator("[data-testid=rating-now]").count() == 0
+    assert page.locator(".panel-rating p.muted").inner_text().startswith("هنوز بازی رسمی ندارید")

@@ -179,7 +179,9 @@ function modesTable(shown) {
 }
 
 function ratingPanel(shown) {
-  const head = h("h2", {}, t("ratingHistory"), " ", h("span.rating-now", {}, fmt(shown.stats.rating)));
+  // No number before the first rated game: a lone starting value (a small Persian zero) reads as a stray dot.
+  const rated = shown.rating_history.length > 0;
+  const head = h("h2", {}, t("ratingHistory"), rated ? " " : "", rated ? h("span.rating-now", { dataset: { testid: "rating-now" } }, fmt(shown.stats.rating)) : "");
   return h("section.card-panel.panel-rating", {}, head,
     shown.rating_history.length ? ratingChart(shown.rating_start, shown.rating_history) : h("p.muted", {}, t("noRated")));
 }
