@@ -358,6 +358,34 @@ def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_
     shot(page, "readable-chat-closed-at-gameover-fa-390")
 
 
+def test_a_choice_against_the_clock_closes_the_chat_sheet_and_keeps_the_words(server, open_page):
+    """Two players: the chat sheet open while we discard; when our turn at the stock comes, its window is not under the
+    sheet: the sheet gives way, and what we had typed is still in the box when we open it again."""
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"lang": "fa"})
+    page.fill("#nickname", "لاله")
+    tid = computer_table_with_short_timers(page, "لاله", seconds=300)
+    page.goto(f"{server}/index.html#/table/{tid}")
+    page.wait_for_selector("[data-testid=talk]")
+    for _ in range(300):  # the Hokm if we are the Hâkem, up to our discard
+        v = table_view(page) or {}
+        legal = v.get("legal") or []
+        if legal and legal[0]["type"] == "discard" and page.locator(".overlay:visible").count() == 0:
+            break
+        if v.get("phase") == "trump":
+            act_once(page)
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("our discard never came")
+    page.click("[data-testid=talk]")
+    page.locator("[data-testid=chat-input]").fill("یک لحظه")
+    page.evaluate("() => { const t = window.hokmDebug.table; t.send(t.view.legal[0]); }")  # our discard
+    page.wait_for_selector(".overlay[data-kind=draw]:visible", timeout=30000)
+    assert page.locator("[data-testid=talk-sheet]").is_hidden()
+    assert page.evaluate(ON_TOP, ".overlay[data-kind=draw] [data-choice]")
+    assert page.locator("[data-testid=chat-input]").input_value() == "یک لحظه"
+    shot(page, "readable-draw-over-chat-fa-390")
+
+
 # ------------------------------------------------------------------------------------------------ 8. bubbles
 LONG = "سلام! می‌خواهم ۲ دست ببرم، code AB12 و بعد یک دست دیگر هم"
 SHORT = "Hi! I want to win 2 hands, code AB12"

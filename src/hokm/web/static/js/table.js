@@ -750,6 +750,8 @@ export class Table {
     else o.onclick = null;
     o.append(box);
     o.hidden = false;
+    // A choice with a clock (the Hokm, a card from the stock): what lay over the table (the chat sheet) gives way.
+    if (kind === "trump" || kind === "draw") this.el.table.dispatchEvent(new CustomEvent("decision"));
     const focus = box.querySelector("button:not([disabled])");
     if (focus) setTimeout(() => focus.focus({ preventScroll: true }), 0);
     return box;

@@ -386,6 +386,8 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
   table.el.table.append(sheet);
   // The game's end: its summary takes the screen, and the sheet goes.
   table.el.table.addEventListener("game-over", () => { sheet.hidden = true; });
+  // A window that asks us to choose against the clock comes first; words typed so far stay in the box.
+  table.el.table.addEventListener("decision", () => { sheet.hidden = true; });
   table.el.table.addEventListener("seats-drawn", () => followSeats(table));
 }
 
