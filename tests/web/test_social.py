@@ -259,7 +259,7 @@ def test_a_private_room_with_a_friend_and_a_spectator(server, open_page, browser
                               ".some((e) => e.textContent === 'watching from the rail' && e.getClientRects().length > 0)")
     assert watcher.locator("[data-testid=talk-sheet]").is_visible()
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
-    host.wait_for_selector("[data-testid=chat-log]")
+    host.wait_for_selector("[data-testid=chat-log]", state="attached")  # a choice of his may close the sheet again
     host.wait_for_timeout(500)
     assert "watching from the rail" not in host.locator("[data-testid=chat-log]").inner_text()
     shot(watcher, "landscape-en-spectator")

@@ -367,7 +367,8 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
 
     said = "Bahar, this one is for you"
     write(host, said)
-    guest.wait_for_function(SAID, arg=said)  # her sheet is open: its log takes the words at once
+    open_chat(guest)  # the game goes on: a choice of hers against the clock (the Hokm, the stock) closes the sheet
+    guest.wait_for_function(SAID, arg=said)
     guest.wait_for_selector(f"[data-testid=chat-{ali_seat}].text")
     assert guest.locator(f"[data-testid=chat-{ali_seat}]").inner_text() == said
     assert guest.evaluate(AT_SEAT, ali_seat)
