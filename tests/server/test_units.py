@@ -168,3 +168,26 @@ def test_hokm_help_lists_the_server_commands(capsys: pytest.CaptureFixture[str])
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "serve " in out and "verify " in out
+
+
+@pytest.mark.parametrize("seed", ["abc", "a", "0" * 129, "zz"])
+def test_a_seed_the_fairness_module_would_refuse_is_refused_by_every_model_first(seed: str) -> None:
+    """Every seed a client can send (the ``seed`` message, sitting, queueing, creating a table) is whole bytes of hex:
+    an odd-length one passed the models and then raised in the table, after the seat was taken."""
+    from pydantic import ValidationError
+
+    from hokm.fairness import normalise_seed
+    from hokm.server.protocol import CSeed, QueueRequest, SitRequest
+
+    with pytest.raises(ValueError):
+        normalise_seed(seed)
+    with pytest.raises(ValidationError):
+        CSeed.model_validate({"type": "seed", "seed": seed})
+    with pytest.raises(ValidationError):
+        SitRequest.model_validate({"seat": 1, "seed": seed})
+    with pytest.raises(ValidationError):
+        QueueRequest.model_validate({"players": 4, "seed": seed})
+    good = "AB" * 64  # the same messages with a seed of whole bytes pass
+    assert normalise_seed(good) and CSeed.model_validate({"type": "seed", "seed": good}).seed == good
+    assert SitRequest.model_validate({"seat": 1, "seed": good}).seed == good
+    assert QueueRequest.model_validate({"players": 4, "seed": good}).seed == good

@@ -23,7 +23,7 @@ from .phrases import EmoteId, PhraseId
 PROTOCOL_VERSION = 1
 #: Largest WebSocket frame the server reads; bigger frames close the connection (code 1009).
 MAX_FRAME_BYTES = 16 * 1024
-HEX_SEED = r"^[0-9a-fA-F]{2,128}$"
+HEX_SEED = r"^(?:[0-9a-fA-F]{2}){1,64}$"  # whole bytes: 1 to 64 of them, as hex
 
 
 class _Model(BaseModel):
