@@ -122,7 +122,10 @@ class Connection:
         finally:
             if self.counted and self.player is not None:
                 self.services.open_by_player.close(self.player.id)
-            await self._leave_table()
+            try:
+                await self._leave_table()
+            except Exception:  # noqa: BLE001 - the table's owner unreachable or busy: the rest of the clean-up still runs
+                log.warning("leaving the table at close failed", exc_info=False)
             if self.player is not None and self._player_sub is not None:
                 await self.services.social.presence.gone(self.player.id, self.conn_id)
             for task, sub in ((self._player_task, self._player_sub),):
