@@ -12,13 +12,13 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..cards import Suit
 from ..records import RecordError
 
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
 
 HELP = "judge every card of a record's finished hands with the double-dummy solver"
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 STYLE = {"fine": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "unsolved": "dim"}
 DEFAULT_NODE_LIMIT = 2_000_000
 
@@ -35,8 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"default {DEFAULT_NODE_LIMIT})")
 
 
+def _suit(letter: str) -> str:
+    return Suit.parse(letter).symbol
+
+
 def _card(text: str) -> str:
-    return text[:-1] + SUITS[text[-1]]
+    return text[:-1] + _suit(text[-1])
 
 
 def _print_human(console: Any, path: str, result: dict[str, Any], show_all: bool) -> None:
@@ -48,7 +52,7 @@ def _print_human(console: Any, path: str, result: dict[str, Any], show_all: bool
     for h in result["hands"]:
         sides = "team" if n == 4 else "seat"
         winner = f"{sides} {h['winner']}" + (" kot" if h["kot"] else "")
-        table = Table(title=f"{path}: hand {h['hand']}, Hâkem seat {h['hakem']}, trump {SUITS[h['trump']]}, "
+        table = Table(title=f"{path}: hand {h['hand']}, Hâkem seat {h['hakem']}, trump {_suit(h['trump'])}, "
                             f"tricks {'-'.join(map(str, h['tricks']))}, {winner}", title_justify="left")
         columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("trick", "right"), ("seat", "right"), ("card", "left"), ("mark", "left"),
@@ -71,8 +75,8 @@ def _print_human(console: Any, path: str, result: dict[str, Any], show_all: bool
         console.print(f"cards that cost something: {counts or 'none'}", highlight=False)
         t = h["trump_choice"]
         if t is not None:
-            by = "; ".join(f"{SUITS[s]} {v['text']}" for s, v in t["by_suit"].items())
-            console.print(f"trump {SUITS[t['chosen']]}: [{STYLE[t['mark']]}]{t['mark']}[/] ({by})", highlight=False)
+            by = "; ".join(f"{_suit(s)} {v['text']}" for s, v in t["by_suit"].items())
+            console.print(f"trump {_suit(t['chosen'])}: [{STYLE[t['mark']]}]{t['mark']}[/] ({by})", highlight=False)
         d = h.get("last_draw")
         if d is not None:
             by = "; ".join(f"{c} {v['text']}" for c, v in d["by_choice"].items())

@@ -12,10 +12,10 @@ import json
 import sys
 from typing import Any
 
+from ..cards import Suit
 from ..records import RecordError, replay_summary
 
 HELP = "check game records (hokm/1) and summarise them"
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,7 +67,7 @@ def _print_human(console: Any, path: str, summary: dict[str, Any]) -> None:
     table.add_column("points", justify="right")
     for i, h in enumerate(summary["hands"]):
         winner = "—" if h["winner"] is None else f"{sides} {h['winner']}" + (" kot" if h["kot"] else "")
-        trump = "—" if h["trump"] is None else SUITS[h["trump"]] + " " + h["trump"]
+        trump = "—" if h["trump"] is None else Suit.parse(h["trump"]).symbol + " " + h["trump"]
         table.add_row(str(i), str(h["hakem"]), trump, "-".join(map(str, h["tricks"])), winner, str(h["points"]))
     console.print(table)
     scores = "-".join(map(str, summary["scores"]))

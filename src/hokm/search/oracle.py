@@ -28,6 +28,7 @@ from ..engine.game import Game, deal_layout
 from ..engine.phase import Phase
 from ..engine.tricks import winning_index
 from ..engine.view import SeatView
+from ..rules import TWO_PLAYER_DISCARDS
 from . import dds
 from .position import DDPosition
 
@@ -157,7 +158,7 @@ class OracleBot(OmniscientBot):
     @staticmethod
     def _discard(game: Game) -> Action:
         seat = _mover(game)
-        count = 3 if seat == game.hakem else 2
+        count = TWO_PLAYER_DISCARDS[0 if seat == game.hakem else 1]
         trump = _trump_of(game)
         cards = sorted(cards_in(game.hands[seat]), key=lambda c: (c // 13 == trump, c % 13))
         return Discard(frozenset(cards[:count]))
