@@ -37,7 +37,7 @@ ZWNJ, ZWJ = "\u200c", "\u200d"
 NameCode = Literal["name_empty", "name_too_long", "name_invisible", "name_confusable"]
 
 # Letters that render as nothing: they count as neither letter nor digit.
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f\u180b\u180c\u180d\u180f")
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f\u180b\u180c\u180d\u180f")
 # Scripts whose letters look like each other: mixing them in one name is how names are faked.
 _LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 _TAGS = ("\U000e0020", "\U000e007f")
@@ -57,7 +57,7 @@ class NameError_(ValueError):
 
 def _visible(ch: str) -> bool:
     """Drawn with ink: not white space, not a control or format character, not a blank letter."""
-    if ch in _BLANK_LETTERS or ch.isspace():
+    if ch in BLANK_LETTERS or ch.isspace():
         return False
     return unicodedata.category(ch)[0] not in "CZ"
 
@@ -80,7 +80,7 @@ def _strip_invisible(text: str) -> str:
         if _TAGS[0] <= ch <= _TAGS[1] and out and (out[-1] == _FLAG or _TAGS[0] <= out[-1] <= _TAGS[1]):
             out.append(ch)  # a subdivision flag: the black flag, then its tags
             continue
-        if cat[0] == "C" or ch in _BLANK_LETTERS:  # Cc Cf Cs Co Cn, and blank-looking letters
+        if cat[0] == "C" or ch in BLANK_LETTERS:  # Cc Cf Cs Co Cn, and blank-looking letters
             continue
         if cat[0] == "M":
             marks = 0
@@ -107,11 +107,11 @@ def _unjoined(ch: str) -> bool:
 
 def _joinable(ch: str) -> bool:
     """Characters a joiner may precede: not a control or format character (those are dropped)."""
-    return unicodedata.category(ch)[0] != "C" and ch not in _BLANK_LETTERS
+    return unicodedata.category(ch)[0] != "C" and ch not in BLANK_LETTERS
 
 
 def _has_letter_or_digit(text: str) -> bool:
-    return any(unicodedata.category(ch)[0] in "LN" and ch not in _BLANK_LETTERS for ch in text)
+    return any(unicodedata.category(ch)[0] in "LN" and ch not in BLANK_LETTERS for ch in text)
 
 
 def _letter_scripts(text: str) -> set[str]:

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..names import BLANK_LETTERS
+
 #: Longest message, in characters after cleaning.
 MAX_CHARS = 200
 #: Combining marks kept on one base character (Persian and Arabic vowel signs need two or three).
 MAX_MARKS = 4
 ZWNJ, ZWJ = "\u200c", "\u200d"
-#: Characters that look blank although Unicode counts them as letters or symbols.
-_BLANK = frozenset("\u2800\u3164\u115f\u1160\uffa0\u180e")
+#: Characters that look blank although Unicode counts them as letters or symbols (the names' set).
+_BLANK = BLANK_LETTERS | frozenset("\u180e")
 
 
 class TextRefused(ValueError):
