@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import Rules, RulesError
+from ..rules import Rules, RulesError, partner_of
 from .botpool import BotPool, pick_level
 from .bus import Bus
 from .codes import typed_code
@@ -51,7 +51,8 @@ def human_seats(players: int, humans: int) -> list[int]:
 
     Two people at a four-player table sit as partners (seats 0 and 2), the bots facing them.
     """
-    seats = [0, 2] if players == 4 and humans == 2 else random.sample(range(players), humans)
+    partner = partner_of(0, players)
+    seats = [0, partner] if humans == 2 and partner is not None else random.sample(range(players), humans)
     random.shuffle(seats)
     return seats
 
