@@ -159,11 +159,13 @@ async def churn(server: ServerProcess, token: str, table: str, count: int, loops
 
 
 def test_connection_churn_does_not_grow_the_server(server: ServerProcess) -> None:
-    """1,200 connections come and go; the server's memory must not keep what they leave.
+    """Connections come and go by the thousand; the server's memory must not keep what they leave.
 
     When the policy froze garbage for good, this grew by about 46 MB per 1,000 connections and
     never came back; now young garbage is collected before each freeze, and a full collection runs
-    after every 1,000 closed connections.
+    after every 1,000 closed connections. The first thousand raise the process to its working size
+    (buffers, allocator arenas: 20 to 35 MB, more on a busy machine), so the bound is taken over the
+    two rounds after that one: flat, where a leak would add over 100 MB.
     """
     assert server.proc is not None
     pid = server.proc.pid
@@ -171,18 +173,19 @@ def test_connection_churn_does_not_grow_the_server(server: ServerProcess) -> Non
     async def main() -> dict[str, Any]:
         p = await Player(server, "churner").signup()
         table = await p.api("POST", "/api/tables", {"mode": "private", "players": 4}, status=201)
-        await churn(server, p.token, table["table_id"], 200)  # warm up: first-use allocations
+        await churn(server, p.token, table["table_id"], 1200)  # warm up: the working size
         await asyncio.sleep(1.5)
-        before = rss_mb(pid)
+        rss = [rss_mb(pid)]
         t0 = time.monotonic()
-        await churn(server, p.token, table["table_id"], 1200)
-        await asyncio.sleep(2.5)  # a tick or two
-        after = rss_mb(pid)
+        for _ in range(2):
+            await churn(server, p.token, table["table_id"], 1200)
+            await asyncio.sleep(2.5)  # a tick or two
+            rss.append(rss_mb(pid))
         await p.close()
-        return {"before": before, "after": after, "seconds": time.monotonic() - t0}
+        return {"rss": rss, "seconds": time.monotonic() - t0}
 
-    figures = run(main(), timeout=150)
-    before, after = figures["before"], figures["after"]
-    print(f"RSS {before:.1f} -> {after:.1f} MB over 1,200 connections in {figures['seconds']:.1f} s")
-    assert after - before < 25, figures
+    figures = run(main(), timeout=200)
+    rss = figures["rss"]
+    print(f"RSS {' -> '.join(f'{m:.1f}' for m in rss)} MB over 2 x 1,200 connections in {figures['seconds']:.1f} s")
+    assert rss[-1] - rss[0] < 30, figures
     assert "Traceback" not in server.log()
