@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from server.harness import (  # tests/ is on the path as the suites' root
     Player,
@@ -64,23 +65,42 @@ AT_SEAT = """(s) => {
 }"""
 
 
+# Open the chat sheet if it is closed; true once it is open. Polled: the game goes on meanwhile, and a choice
+# against the clock (the Hokm, the stock) closes the sheet again.
+OPEN_SHEET = """() => {
+  const sheet = document.querySelector('[data-testid=talk-sheet]');
+  if (sheet.hidden) document.querySelector('[data-testid=talk]').click();
+  return !sheet.hidden;
+}"""
+
+
 def open_chat(page) -> None:  # type: ignore[no-untyped-def]
     """Open the chat sheet unless it is open (a click in the page: the game's summary may lie over the button)."""
-    if page.locator("[data-testid=talk-sheet]").is_hidden():
-        page.evaluate("() => document.querySelector('[data-testid=talk]').click()")
-    page.wait_for_selector("[data-testid=talk-sheet]:not([hidden])")
+    page.wait_for_function(OPEN_SHEET)
 
 
 def write(page, text: str) -> None:  # type: ignore[no-untyped-def]
-    """Type ``text`` in the chat box and press Enter (a seated player's sheet then closes)."""
-    open_chat(page)
-    page.fill("[data-testid=chat-input]", text)
-    page.press("[data-testid=chat-input]", "Enter")
+    """Type ``text`` in the chat box and press Enter (a seated player's sheet then closes). A choice against the clock
+    may close the sheet between the two; the words stay in the box, and the sheet is opened again."""
+    for _ in range(5):
+        open_chat(page)
+        try:
+            page.fill("[data-testid=chat-input]", text, timeout=3000)
+            page.press("[data-testid=chat-input]", "Enter", timeout=3000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+    raise AssertionError(f"the chat box stayed closed: {text!r} was not sent")
 
 
 # The open chat sheet's log shows ``t`` (a line a player can see, not one left in a closed sheet).
 SAID = ("(t) => [...document.querySelectorAll('[data-testid=chat-log] .chat-said')]"
         ".some((e) => e.textContent === t && e.getClientRects().length > 0)")
+# The same, opening the sheet again when a choice against the clock has closed it.
+HEARD = ("(t) => { const s = document.querySelector('[data-testid=talk-sheet]');"
+         " if (s.hidden) document.querySelector('[data-testid=talk]').click();"
+         " return [...document.querySelectorAll('[data-testid=chat-log] .chat-said')]"
+         ".some((e) => e.textContent === t && e.getClientRects().length > 0); }")
 
 
 def open_as(open_page, browser, base: str, p: Player, seat: int, tid: str, lang: str, viewport: dict):  # type: ignore[no-untyped-def]
@@ -187,8 +207,7 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
     # Her own page shows her words at her seat too, and in the log when she opens the sheet again.
     guest.wait_for_selector("[data-testid=chat-1].text")
     assert guest.evaluate(AT_SEAT, 1)
-    open_chat(guest)
-    guest.wait_for_function(SAID, arg=said)
+    guest.wait_for_function(HEARD, arg=said)
     # A new message lights the chat button until the panel is opened; the log holds the message.
     host.wait_for_selector("[data-testid=talk] .talk-unread")
     open_chat(host)
@@ -236,8 +255,7 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
     assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
     host.evaluate("() => document.querySelectorAll('.chat-bubble').forEach((e) => e.remove())")
     write(guest, "پیام بی‌صدا")
-    open_chat(guest)
-    guest.wait_for_function(SAID, arg="پیام بی‌صدا")
+    guest.wait_for_function(HEARD, arg="پیام بی‌صدا")
     seq = guest.evaluate("() => window.hokmDebug.sock.lastSeq")
     host.wait_for_function(SEEN_UP_TO, arg=seq)
     assert host.locator("[data-testid=chat-1]").count() == 0
@@ -252,8 +270,7 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
     write(guest, "باز هم")
-    open_chat(guest)
-    guest.wait_for_function(SAID, arg="باز هم")
+    guest.wait_for_function(HEARD, arg="باز هم")
     host.wait_for_function(SEEN_UP_TO, arg=guest.evaluate("() => window.hokmDebug.sock.lastSeq"))
     assert host.locator("[data-testid=chat-1]").count() == 0
     assert not alerts
@@ -283,8 +300,7 @@ def test_a_player_blocked_from_the_chat_panel(server, open_page, browser):  # ty
     shot(host, "phone-en-chat-blocked")
     write(guest, "هنوز اینجا هستم")
     guest.wait_for_selector("[data-testid=chat-1].text")  # at her own seat on her page
-    open_chat(guest)
-    guest.wait_for_function(SAID, arg="هنوز اینجا هستم")
+    guest.wait_for_function(HEARD, arg="هنوز اینجا هستم")
     host.wait_for_timeout(600)
     assert "هنوز اینجا هستم" not in host.locator("[data-testid=chat-log]").inner_text()
     assert host.locator("[data-testid=chat-1]").count() == 0
@@ -357,8 +373,7 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
     write(host, "not for strangers")
     host.wait_for_selector(f"[data-testid=chat-{ali_seat}].text")
     assert host.evaluate(AT_SEAT, ali_seat)
-    open_chat(host)
-    host.wait_for_function(SAID, arg="not for strangers")
+    host.wait_for_function(HEARD, arg="not for strangers")
 
     code = api(server, bahar["token"], "GET", "/api/account")["friend_code"]
     api(server, ali["token"], "POST", "/api/friends", {"code": code})
@@ -367,8 +382,7 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
 
     said = "Bahar, this one is for you"
     write(host, said)
-    open_chat(guest)  # the game goes on: a choice of hers against the clock (the Hokm, the stock) closes the sheet
-    guest.wait_for_function(SAID, arg=said)
+    guest.wait_for_function(HEARD, arg=said)  # her choices against the clock close the sheet; it opens again
     guest.wait_for_selector(f"[data-testid=chat-{ali_seat}].text")
     assert guest.locator(f"[data-testid=chat-{ali_seat}]").inner_text() == said
     assert guest.evaluate(AT_SEAT, ali_seat)
@@ -378,8 +392,7 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
 
     answer = "سلام علی، دیدمش"
     write(guest, answer)
-    open_chat(host)
-    host.wait_for_function(SAID, arg=answer)
+    host.wait_for_function(HEARD, arg=answer)
     open_chat(guest)
     guest.wait_for_timeout(300)  # the bubble's entrance
     shot(guest, "chat-friends-390x844-fa")
