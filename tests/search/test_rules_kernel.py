@@ -47,6 +47,7 @@ def _winners(tricks, leader, trump, n):
 
 def test_constants_agree() -> None:
     assert rk.TRICKS_TO_WIN == TRICKS_TO_WIN
+    assert rk.THREE_PLAYER_TRICKS == Rules(players=3).total_tricks
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -158,6 +159,10 @@ def _own_rules(source: str) -> list[tuple[str, int]]:
         if isinstance(node, ast.Compare) and any("win" in ast.unparse(c) for c in node.comparators) \
                 and any(isinstance(op, ast.Gt | ast.Lt) for op in node.ops):
             found.append(("winner of a trick", line))
+        if isinstance(node, ast.IfExp) and "kot_points" in ast.unparse(node.body) + ast.unparse(node.orelse):
+            found.append(("points of a kot", line))
+        if isinstance(node, ast.Constant) and node.value == 17:
+            found.append(("tricks of a three-player hand", line))
     return found
 
 
@@ -171,6 +176,9 @@ def test_no_kernel_writes_a_rule_of_its_own(kernel: str) -> None:
     assert _own_rules(source) == []
     written_out = _own_rules("def f(hand, trick, w, side, t0, card, win_card):\n"
                              "    f = hand & (SUIT << (13 * (trick[0] // 13)))\n"
-                             "    return (w & 1) == side or t0 >= 7 or card > win_card\n")
-    assert sorted(written_out) == [("end of a hand", 3), ("following suit", 2), ("side of a seat", 3),
+                             "    return (w & 1) == side or t0 >= 7 or card > win_card\n"
+                             "def g(s, hakem, kot_points, hk_points):\n"
+                             "    return (kot_points if s == hakem else hk_points), 17\n")
+    assert sorted(written_out) == [("end of a hand", 3), ("following suit", 2), ("points of a kot", 5),
+                                   ("side of a seat", 3), ("tricks of a three-player hand", 5),
                                    ("winner of a trick", 3)]

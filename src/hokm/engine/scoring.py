@@ -51,11 +51,15 @@ def hand_outcome(rules: Rules, tricks: Sequence[int], hakem_side: int, tricks_pl
                 winner = next(p for p in range(3) if p not in tied)
     if winner is None:
         return None
-    if kot:
-        points = rules.kot_points if winner == hakem_side else rules.hakem_koti_points
-    else:
-        points = 1
-    return Outcome(winner, kot, points)
+    return Outcome(winner, kot, hand_points(rules, winner, kot, hakem_side))
+
+
+def hand_points(rules: Rules, side: int, kot: bool, hakem_side: int) -> int:
+    """Points for the side that won a hand: 1; for a kot ``rules.kot_points`` when that side
+    holds the Hâkem, ``rules.hakem_koti_points`` when it does not."""
+    if not kot:
+        return 1
+    return rules.kot_points if side == hakem_side else rules.hakem_koti_points
 
 
 def next_hakem(players: int, hakem: int, hakem_side_won: bool) -> int:

@@ -41,11 +41,13 @@ import numpy as np
 from numba import njit
 
 from ._rules_kernel import (
+    THREE_PLAYER_TRICKS,
     TRICKS_TO_WIN,
     beats,
     current_best,
     decided2,
     decided3,
+    hand_points,
     high_bit,
     legal_mask,
     low_bit,
@@ -818,7 +820,7 @@ def value3(hands, trick, ntrick, leader, trump, t, m, pts, tt):
     ``pts[s]`` is what seat ``s`` scores for a kot. A loss without kot has value -1 whichever
     opponent wins, so the winner is reported as -1 then.
     """
-    total = np.int64(17)
+    total = np.int64(THREE_PLAYER_TRICKS)
     w, kot = decided3(t[0], t[1], t[2], total)
     if w >= 0:
         if kot:
@@ -878,7 +880,7 @@ def most_tricks2(hands, trick, ntrick, leader, trump, n, side, have, played, tt)
 def most_tricks3(hands, trick, ntrick, leader, trump, t, m, tt):
     """Three players, paranoid: the most tricks seat ``m`` can make sure of by the hand's end
     against the other two together, found by halving the range of targets."""
-    total = np.int64(17)
+    total = np.int64(THREE_PLAYER_TRICKS)
     w, _kot = decided3(t[0], t[1], t[2], total)
     if w >= 0:
         return t[m]  # the hand is over
@@ -915,9 +917,9 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
     trick = tr.copy()
     t = st.copy()
     pts = np.empty(3, dtype=np.int64)
-    for s in range(3):
-        pts[s] = kot_points if s == hakem else hk_points
     hakem_side = side_of(hakem, n)
+    for s in range(3):  # with three players each seat is its own side
+        pts[s] = hand_points(s, True, hakem, kot_points, hk_points)
     for mi in range(count):
         c = moves[mi]
         for k in range(n):
@@ -946,8 +948,8 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
                     ta += t[k]
                 else:
                     tb += t[k]
-            pa = kot_points if a == hakem_side else hk_points
-            pb = kot_points if (1 - a) == hakem_side else hk_points
+            pa = hand_points(a, True, hakem_side, kot_points, hk_points)
+            pb = hand_points(1 - a, True, hakem_side, kot_points, hk_points)
             v, _k = value2(hands, trick, nt, ld, trump, n, ta, tb, a, pa, pb, tt)
             if want_margins:
                 played = np.int64(0)

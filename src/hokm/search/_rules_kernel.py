@@ -32,6 +32,8 @@ SUIT = np.int64(0x1FFF)
 #: Tricks that win a hand outright with 4 and 2 players; also the kot threshold with 3
 #: (:data:`hokm.rules.TRICKS_TO_WIN`; the tests check the two agree).
 TRICKS_TO_WIN = 7
+#: Tricks in a three-player hand: 17 cards each (``Rules(players=3).total_tricks``; the tests check)
+THREE_PLAYER_TRICKS = 17
 
 
 # ----------------------------------------------------------------------------- bit helpers

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import CARDS, Card
+from ..engine.scoring import hand_points
 from ..rules import TRICKS_TO_WIN
 from . import _dds_kernel as K
 from .position import DDPosition, PositionError
@@ -167,14 +168,14 @@ def solve(pos: DDPosition, *, node_limit: int | None = None) -> HandValue:
     hands, trick, st = _unpack(pos)
     hakem_side = r.side_of(pos.hakem)
     if r.players == 3:
-        pts = np.array([r.kot_points if s == pos.hakem else r.hakem_koti_points for s in range(3)], dtype=np.int64)
+        pts = np.array([hand_points(r, s, True, hakem_side) for s in range(3)], dtype=np.int64)
         tt = _start(node_limit)
         v, kot, w = K.value3(hands, trick, len(pos.trick), pos.leader, pos.trump, st, mover_side, pts, tt)
         _finish(tt)
         return HandValue(None if w < 0 else int(w), abs(int(v)), bool(kot), int(v))
     ta, tb = pos.side_tricks[mover_side], pos.side_tricks[1 - mover_side]
-    pa = r.kot_points if mover_side == hakem_side else r.hakem_koti_points
-    pb = r.kot_points if 1 - mover_side == hakem_side else r.hakem_koti_points
+    pa = hand_points(r, mover_side, True, hakem_side)
+    pb = hand_points(r, 1 - mover_side, True, hakem_side)
     tt = _start(node_limit)
     v, kot = K.value2(hands, trick, len(pos.trick), pos.leader, pos.trump, r.players, ta, tb, mover_side,
                       pa, pb, tt)
