@@ -30,14 +30,12 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from .auth import issue_token
-from .codes import typed_code
+from .codes import is_code, new_code, typed_code
 from .storage import PlayerRow, Storage
 from .storage.social import AccountRow, SocialStore, Taken
 from .usernames import UsernameError, clean_username, username_key
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
-LINK_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0 O 1 I: read aloud and typed without mistakes
-LINK_LENGTH = 8
 
 
 class AccountError(Exception):
@@ -158,14 +156,14 @@ class Accounts:
 
     async def new_link(self, player: PlayerRow) -> tuple[str, float]:
         """A one-time device code for ``player`` and when it expires (epoch seconds)."""
-        code = "".join(secrets.choice(LINK_ALPHABET) for _ in range(LINK_LENGTH))
+        code = new_code()
         expires = time.time() + self.link_lifetime
         await self.store.add_link(link_hash(code), player.id, expires)
         return code[:4] + "-" + code[4:], expires
 
     async def redeem_link(self, typed_code: str) -> SignedIn:
         code = normal_link_code(typed_code)
-        if len(code) != LINK_LENGTH or any(ch not in LINK_ALPHABET for ch in code):
+        if not is_code(code):
             raise AccountError("bad_link", "a device code has 8 letters and digits, like ABCD-EFGH")
         player_id = await self.store.take_link(link_hash(code), time.time())
         player = None if player_id is None else await self.storage.get_player(player_id)

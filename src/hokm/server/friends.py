@@ -22,15 +22,13 @@ import time
 from typing import Any
 
 from .bus import Bus
-from .codes import typed_code
+from .codes import new_code, typed_code
 from .presence import OFFLINE, PresenceHub
 from .protocol import PROTOCOL_VERSION, Invitation, Person, SFriendAccepted, SFriendRequest, SInvitation
 from .storage import PlayerRow, Storage, TableRow
 from .storage.social import InvitationRow, SocialStore, Taken
 from .usernames import UsernameError, clean_username, username_key
 
-CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-CODE_LENGTH = 8
 RECENT_GAMES = 20  # recent opponents and partners: from this many of the player's last games
 MAX_PENDING = 50  # invitations listed
 
@@ -61,7 +59,7 @@ class Friends:
     async def friend_code(self, player_id: str) -> str:
         code = await self.store.friend_code(player_id)
         while code is None:
-            fresh = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            fresh = new_code()
             try:
                 await self.store.set_friend_code(player_id, fresh)
                 code = fresh

@@ -25,7 +25,7 @@ from typing import Any
 from ..rules import Rules, RulesError, partner_of
 from .botpool import BotPool, pick_level
 from .bus import Bus
-from .codes import typed_code
+from .codes import new_code, typed_code
 from .config import ServerConfig
 from .protocol import PROTOCOL_VERSION, CreateTable, Timers
 from .seams import TableHandle
@@ -34,14 +34,6 @@ from .storage import PlayerRow, Storage, TableRow
 from .table import TableActor, TableError
 
 log = logging.getLogger("hokm.server.lobby")
-CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: codes are read aloud and typed
-CODE_LENGTH = 8  # 40 bits: unguessable at any rate the HTTP layer allows
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
 def new_table_id() -> str:
     return secrets.token_urlsafe(12)
 
