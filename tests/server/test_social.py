@@ -272,13 +272,14 @@ def test_invitations_live_and_pending_and_a_block_stops_them(server: ServerProce
         sent = await host.api("POST", "/api/invitations", {"friend": live.id, "table": tid}, status=201)
         got = await live.expect(lambda m: m["type"] == "invitation")
         assert got["invitation"] == sent["invitation"]
-        assert got["invitation"]["code"] == room["code"] and got["invitation"]["sender"]["player_id"] == host.id
+        assert got["invitation"]["code"] is None and got["invitation"]["sender"]["player_id"] == host.id
         answer = await live.api("POST", f"/api/invitations/{sent['invitation']['id']}/accept", {})
+        assert answer["invitation"]["code"] == room["code"]  # the room's code comes with the yes
         await live.api("POST", f"/api/tables/{tid}/sit", {"seat": 1, "code": answer["invitation"]["code"]})
         # an offline friend finds it pending on their home page
         await host.api("POST", "/api/invitations", {"friend": later.id, "table": tid}, status=201)
         pending = (await later.api("GET", "/api/invitations"))["invitations"]
-        assert len(pending) == 1 and pending[0]["table_id"] == tid and pending[0]["code"] == room["code"]
+        assert len(pending) == 1 and pending[0]["table_id"] == tid and pending[0]["code"] is None
         await later.api("POST", f"/api/invitations/{pending[0]['id']}/decline", {})
         assert (await later.api("GET", "/api/invitations"))["invitations"] == []
         r = await later.http.post(f"/api/invitations/{pending[0]['id']}/accept", json={})

@@ -200,9 +200,12 @@ class Friends:
     def _member(table: TableRow, player_id: str) -> bool:
         return table.host == player_id or any(s.get("player_id") == player_id for s in table.seats)
 
-    async def _invitation(self, row: InvitationRow, table: TableRow) -> Invitation:
-        return Invitation(id=row.id, sender=await self.person(row.from_id), table_id=table.id, code=table.code,
-                          mode=table.mode, players=table.players, created_at=row.created_at)
+    async def _invitation(self, row: InvitationRow, table: TableRow, *, accepted: bool = False) -> Invitation:
+        """The invitation as its people see it: the room's code only once it is accepted (a friend who
+        declines, or blocks the sender, never held it)."""
+        return Invitation(id=row.id, sender=await self.person(row.from_id), table_id=table.id,
+                          code=table.code if accepted else None, mode=table.mode, players=table.players,
+                          created_at=row.created_at)
 
     async def invite(self, me: PlayerRow, friend: str, table_id: str) -> Invitation:
         if await self.store.link(me.id, friend) != "friends" or await self.store.link(friend, me.id) != "friends":
@@ -244,4 +247,4 @@ class Friends:
             await self.store.set_invitation_state(row.id, "expired")
             raise FriendError("table_not_open", "this room has started or closed")
         await self.store.set_invitation_state(row.id, "accepted")
-        return await self._invitation(row, table)
+        return await self._invitation(row, table, accepted=True)

@@ -472,12 +472,13 @@ class Person(_Model):
 
 
 class Invitation(_Model):
-    """An invitation to a private room; ``code`` is the room's invite code, to sit with."""
+    """An invitation to a private room."""
 
     id: str
     sender: Person
     table_id: str
-    code: str | None
+    code: str | None = Field(description="the room's invite code, to sit with: only in the answer that accepts "
+                                         "the invitation, null before")
     mode: str
     players: int
     created_at: float = Field(description="epoch seconds")
