@@ -99,6 +99,7 @@ def test_hand_counts_follow_the_hands_through_whole_hands(players: int) -> None:
             assert view.hand_counts == held
             assert view.to_json()["hand_counts"] == list(held)
             assert view.to_json()["hand_size"] == game.rules.hand_size
+            assert view.to_json()["sides"] == [game.rules.side_of(s) for s in range(players)]
             if seat is not None:
                 assert len(view.hand) == held[seat]
         random_step(game, rng)

@@ -209,6 +209,7 @@ VIEW_SCHEMA: dict[str, Any] = _obj({
     "hand": _arr(_CARD),
     "hand_size": _INT,
     "hand_counts": _arr(_INT),
+    "sides": _arr({"type": "integer", "minimum": 0, "maximum": 2}),
     "leader": _SEAT,
     "trick": _arr(_obj({"seat": _SEAT, "card": _CARD})),
     "tricks": _arr(_INT),

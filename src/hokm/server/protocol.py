@@ -119,6 +119,7 @@ class TableInfo(_Model):
     code: str | None = Field(None, description="private rooms: the invite code, shown to the host and seated players only")
     invite_url: str | None = Field(None, description="the invite link, when the code is shown")
     seats: list[SeatInfo]
+    sides: list[int] = Field(description="each seat's side, by seat (partners share one with four players)")
     game_id: str | None = None
     created_at: float
     previous: str | None = Field(None, description="the table whose rematch this is")
@@ -163,6 +164,8 @@ class View(_Model):
     hand_size: int
     #: cards each seat holds now, by seat (public: counts, never cards)
     hand_counts: list[int]
+    #: each seat's side, by seat: partners share one with four players; with two or three, each seat is its own
+    sides: list[int]
     leader: int
     trick: list[dict[str, Any]]
     tricks: list[int]
@@ -612,6 +615,7 @@ class GameSummary(_Model):
     players: int
     names: list[str]
     player_ids: list[str | None]
+    sides: list[int] = Field(description="each seat's side, by seat; ``scores`` and ``winner`` are by side")
     scores: list[int]
     winner: int
     hands: int

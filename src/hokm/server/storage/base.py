@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from ...rules import side_of
+
 
 class StorageError(RuntimeError):
     """The store refused a write (e.g. a sequence number already taken)."""
@@ -73,7 +75,9 @@ class GameRow:
 
     def summary(self) -> dict[str, Any]:
         return {"game_id": self.id, "table_id": self.table_id, "mode": self.mode, "players": self.players,
-                "names": self.names, "player_ids": self.player_ids, "scores": self.scores, "winner": self.winner,
+                "names": self.names, "player_ids": self.player_ids,
+                "sides": [side_of(seat, self.players) for seat in range(self.players)],
+                "scores": self.scores, "winner": self.winner,
                 "hands": self.hands, "started_at": self.started_at, "ended_at": self.ended_at}
 
 

@@ -128,7 +128,8 @@ class TableActor:
         r = self.row
         return {"table_id": self.id, "mode": r.mode, "players": self.n, "rules": self.rules.to_dict(),
                 "timers": dict(self.timer_secs), "bot": self.level, "hints": self.hints, "status": self.status,
-                "host": r.host, "code": r.code, "seats": self.room.info(), "game_id": self.game_id,
+                "host": r.host, "code": r.code, "seats": self.room.info(),
+                "sides": [self.rules.side_of(seat) for seat in range(self.n)], "game_id": self.game_id,
                 "created_at": r.created_at, "previous": r.config.get("previous"), "next": self.next_table,
                 "rematch": sorted(self.rematch_seats), "node": self.node}
 

@@ -373,7 +373,10 @@ function scoreWords(g) {
   const seat = g.player_ids.indexOf(api.auth.player_id);
   const name = (i) => h("bdi", { dir: "auto" }, playerName(g, i));
   const label = (side) => {
-    if (g.players === 4) return seat < 0 ? [name(side), " + ", name(side + 2)] : [side === seat % 2 ? t("us") : t("them")];
+    if (g.players === 4) {
+      if (seat >= 0) return [side === g.sides[seat] ? t("us") : t("them")];
+      return g.sides.flatMap((s, i) => (s === side ? [name(i)] : [])).flatMap((n, k) => (k ? [" + ", n] : [n]));
+    }
     return [side === seat ? t("you") : name(side)];
   };
   const gap = (parts) => scoreGap(parts[parts.length - 1].textContent ?? parts[parts.length - 1]);
@@ -382,8 +385,7 @@ function scoreWords(g) {
 
 function sideWon(g) {
   const seat = g.player_ids.indexOf(api.auth.player_id);
-  const side = g.players === 4 ? seat % 2 : seat;
-  return side === g.winner;
+  return seat >= 0 && g.sides[seat] === g.winner;
 }
 
 // A private room's seats need its invite code; the server shows the code only to members, so
@@ -447,7 +449,7 @@ async function room(tableId) {
           s.kind === "empty" ? null : h("span.avatar-pic.room-avatar", { html: avatarSvg(seatAvatar(s, s.seat, s.player_id === me)), dataset: { avatar: seatAvatar(s, s.seat, s.player_id === me) } }),
           h("span.seat-who", {}, s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? botName(s.seat)
             : [h("bdi", { dir: "auto" }, s.name), s.player_id === me ? ` (${t("you")})` : ""]),
-          tbl.players === 4 ? h("span.team-dot", { dataset: { team: s.seat % 2 }, title: t("teamsLegend") }) : null,
+          tbl.players === 4 ? h("span.team-dot", { dataset: { team: tbl.sides[s.seat] }, title: t("teamsLegend") }) : null,
           s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16), code })) }, t("sitHere")) : null,
           s.kind === "empty" && seated ? h("button.btn.small.move", { type: "button", onclick: act(async () => {
             // Changing seats is leaving one and taking another.

@@ -42,7 +42,7 @@ function shortName(table, seat) {
 function shortSideName(table, side) {
   const v = table.view;
   if (v.players !== 4) return shortName(table, side);
-  if (v.seat === null || v.seat === undefined) return `${shortName(table, side)} + ${shortName(table, side + 2)}`;
+  if (v.seat === null || v.seat === undefined) return table.seatsOf(side).map((s) => shortName(table, s)).join(" + ");
   return table.sideName(side);
 }
 

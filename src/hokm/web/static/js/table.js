@@ -249,8 +249,8 @@ export class Table {
   sideName(side) {
     const v = this.view;
     if (v.players === 4) {
-      if (v.seat === null || v.seat === undefined) return `${this.nameOf(side)} + ${this.nameOf(side + 2)}`;
-      return side === v.seat % 2 ? t("us") : t("them");
+      if (v.seat === null || v.seat === undefined) return this.seatsOf(side).map((s) => this.nameOf(s)).join(" + ");
+      return side === this.sideOf(v.seat) ? t("us") : t("them");
     }
     return this.nameOf(side);
   }
@@ -258,7 +258,10 @@ export class Table {
   /** "Sara takes the trick" / "You take the trick": the verb agrees. */
   trickToText(seat) { return seat === this.view.seat ? t("trickToYou") : t("trickTo", { name: this.nameOf(seat) }); }
 
-  sideOf(seat) { return this.view.players === 4 ? seat % 2 : seat; }
+  /** A seat's side, and a side's seats, as the server's view gives them (the engine's rule, not derived here). */
+  sideOf(seat) { return this.view.sides[seat]; }
+
+  seatsOf(side) { return this.view.sides.flatMap((s, seat) => (s === side ? [seat] : [])); }
 
   playedText(p) {
     return p.seat === this.view.seat ? t("playedYou", { card: cardName(p.card) }) : t("played", { name: this.nameOf(p.seat), card: cardName(p.card) });
@@ -269,7 +272,7 @@ export class Table {
     const v = this.view;
     const seated = v.seat !== null && v.seat !== undefined;
     const base = kind === "hand" ? "handWon" : "gameWon";
-    if (seated && v.players === 4) return t(side === v.seat % 2 ? base + "We" : base + "They");
+    if (seated && v.players === 4) return t(side === this.sideOf(v.seat) ? base + "We" : base + "They");
     if (seated && side === v.seat) return t(base + "You");
     return t(base + "By", { side: this.sideName(side) });
   }
@@ -333,7 +336,7 @@ export class Table {
       const pos = this.posOf(s);
       const info = this.seats[s] || {};
       const isMe = s === v.seat;
-      const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && s % 2 === v.seat % 2;
+      const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && this.sideOf(s) === this.sideOf(v.seat);
       const badges = h("div.badges");
       if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), html: CROWN }));
       if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
@@ -347,8 +350,8 @@ export class Table {
       }
       const turn = v.to_move === s && v.phase !== "over" && v.phase !== "deal";
       const seatTricks = v.seat_tricks[s];
-      const label = [this.nameOf(s), s === v.hakem ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(", ");
-      const el = h(`div.seat.pos-${pos}` + (isMe ? ".me" : "") + (partner ? ".partner" : "") + (turn ? ".turn" : "") + (v.players === 4 ? `.team-${s % 2}` : ""),
+      const label = [this.nameOf(s), s === v.hakem ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(sep());
+      const el = h(`div.seat.pos-${pos}` + (isMe ? ".me" : "") + (partner ? ".partner" : "") + (turn ? ".turn" : "") + (v.players === 4 ? `.team-${this.sideOf(s)}` : ""),
         { dataset: { seat: s, testid: `seat-${pos}` }, "aria-label": label, role: "group" },
         h("div.avatar", {}, h("span.timer-ring"), h("span.avatar-pic", { html: avatarSvg(seatAvatar(info, s, isMe)), dataset: { avatar: seatAvatar(info, s, isMe) } })),
         h("div.seat-text", {},
@@ -397,7 +400,7 @@ export class Table {
     e.trick.setAttribute("aria-label", t("trickN", { n: v.completed.length + (v.trick.length ? 1 : 0) || 1 }));
     cards.forEach((p, i) => e.trick.append(this.trickCard(p, i)));
     if (v.players === 2 && (v.phase === "draw" || v.phase === "discard") && v.stock_size) {
-      e.trick.append(h("div.stock", { "aria-label": `${t("stock")}: ${v.stock_size}` },
+      e.trick.append(h("div.stock", { "aria-label": `${t("stock")}: ${num(v.stock_size)}` },
         h("img.card-img", { src: backUrl(settings.get("backs")), alt: "" }), h("span.stock-n", {}, num(v.stock_size))));
     }
   }
@@ -441,7 +444,7 @@ export class Table {
       // (the engine's error code) is shown on it; the page never judges the rule.
       el.disabled = !(playable || discarding || marking || (v.phase === "play" && v.seat !== null && v.seat !== undefined));
       el.setAttribute("aria-disabled", el.disabled ? "true" : "false");
-      el.setAttribute("aria-label", cardName(card) + (isTrump ? `, ${t("hokm")}` : "") + (discarding && this.selected.has(card) ? " ✓" : ""));
+      el.setAttribute("aria-label", cardName(card) + (isTrump ? `${sep()}${t("hokm")}` : "") + (discarding && this.selected.has(card) ? " ✓" : ""));
       el.setAttribute("aria-pressed", discarding ? String(this.selected.has(card)) : null);
       if (!discarding) el.removeAttribute("aria-pressed");
       this.pre.decorate(el, card);
