@@ -102,10 +102,11 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:
         for p in (honest, eve):
             await p.expect(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal")
 
-        async def refused(message, code: str) -> None:
+        async def refused(message, code: str) -> dict:  # type: ignore[type-arg]
             await eve.ws.send(message if isinstance(message, str) else json.dumps(message))
             err = await eve.expect(lambda m: m["type"] == "error")
             assert err["code"] == code, (message, err)
+            return err  # type: ignore[no-any-return]
 
         if eve.view["to_move"] == eve.seat:  # the hostile one is whoever is not to move
             honest, eve = eve, honest
@@ -145,8 +146,9 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:
                           "wrong_phase")
             await refused({"type": "action", "action": {"type": "discard", "cards": foreign[:2]}, "seq": eve.seq},
                           "bad_discard")
-            await refused({"type": "action", "action": {"type": "discard", "cards": hand[:4]}, "seq": eve.seq},
-                          "bad_discard")
+            err = await refused({"type": "action", "action": {"type": "discard", "cards": hand[:4]},
+                                 "seq": eve.seq}, "bad_discard")
+            assert err["count"] == 2, err  # the engine's facts come with the refusal: how many to lay down
         # Then in trick play: a card she does not hold.
         in_play = lambda m: bool(m.get("view") and m["view"]["to_move"] == me  # noqa: E731
                                  and m["view"]["phase"] == "play")
@@ -154,15 +156,17 @@ def test_hostile_messages_never_harm_the_table(make_server) -> None:
             await asyncio.gather(honest.play(until=in_play, timeout=60), eve.play(until=in_play, timeout=60))
         hand = eve.view["hand"]
         foreign = [c for c in ("AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC") if c not in hand]
-        await refused({"type": "action", "action": {"type": "play", "card": foreign[0]}, "seq": eve.seq},
-                      "not_in_hand")
+        err = await refused({"type": "action", "action": {"type": "play", "card": foreign[0]}, "seq": eve.seq},
+                            "not_in_hand")
+        assert err["card"] == foreign[0] and "suit" not in err, err
         trick = eve.view["trick"]
         if trick:
             led = trick[0]["card"][-1]
             off = [c for c in hand if c[-1] != led]
             if off and any(c[-1] == led for c in hand):
-                await refused({"type": "action", "action": {"type": "play", "card": off[0]}, "seq": eve.seq},
-                              "must_follow_suit")
+                err = await refused({"type": "action", "action": {"type": "play", "card": off[0]},
+                                      "seq": eve.seq}, "must_follow_suit")
+                assert (err["suit"], err["card"]) == (led, off[0]), err  # the client words it in its language
         # A spectator cannot act, even knowing the table.
         watcher = await Player(server, "watcher").signup()
         await watcher.connect()

@@ -463,6 +463,9 @@ class SError(_Model):
     code: str
     message: str
     ref: str | None = None
+    suit: str | None = Field(None, description="an illegal action: the suit the seat had to follow")
+    card: str | None = Field(None, description="an illegal action: the card the seat named")
+    count: int | None = Field(None, description="an illegal discard: how many cards the seat had to lay down")
 
 
 # ----------------------------------------------------------------------------- social: people and invitations

@@ -103,8 +103,10 @@ class Connection:
         except (RuntimeError, OSError, WebSocketDisconnect):
             pass  # the client went away first
 
-    async def error(self, code: str, message: str, ref: str | None = None) -> None:
-        await self.send({"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, "ref": ref})
+    async def error(self, code: str, message: str, ref: str | None = None,
+                    facts: dict[str, str | int] | None = None) -> None:
+        await self.send({"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, "ref": ref}
+                        | (facts or {}))
 
     # ------------------------------------------------------------------ the loop
     async def run(self) -> None:
@@ -151,11 +153,12 @@ class Connection:
             return None
         return data
 
-    async def _refuse(self, code: str, message: str, ref: str | None = None, counted: bool = True) -> None:
+    async def _refuse(self, code: str, message: str, ref: str | None = None, counted: bool = True,
+                      facts: dict[str, str | int] | None = None) -> None:
         """Answer a refusal; ``counted`` ones (frames an honest client never sends) spend the flood budget."""
         if counted and not self.refusals.take():
             raise Close(4008, "too many refused messages")
-        await self.error(code, message, ref)
+        await self.error(code, message, ref, facts)
 
     async def _hello(self) -> None:
         try:
@@ -205,7 +208,7 @@ class Connection:
             # A table's refusals (stale_seq, not_your_turn, ...) are races an honest client meets
             # when bots move fast; they are answered without spending the flood budget (the rate
             # limit still bounds them).
-            await self._refuse(e.code, e.message, kind, counted=e.code == "bad_message")
+            await self._refuse(e.code, e.message, kind, counted=e.code == "bad_message", facts=e.facts)
         except (WebSocketDisconnect, Close):
             raise
         except Exception:

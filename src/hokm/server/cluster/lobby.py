@@ -305,7 +305,7 @@ class ClusterLobby(Lobby):
                     return out["r"], out
                 except RemoteError as e:
                     if e.code != "not_owner":
-                        raise TableError(e.code, e.message) from None
+                        raise TableError(e.code, e.message, e.facts) from None
                     self._owners.pop(table_id, None)
                     await asyncio.sleep(0.05)
                 except RpcTimeout:

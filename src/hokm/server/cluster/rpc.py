@@ -26,11 +26,12 @@ class RpcTimeout(Exception):
 
 
 class RemoteError(Exception):
-    """The owner answered with an error: ``code`` is a protocol code, or ``not_owner``."""
+    """The owner answered with an error: ``code`` is a protocol code, or ``not_owner``; ``facts`` those of
+    a table's refusal (``TableError.facts``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, facts: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message, self.facts = code, message, facts or {}
 
 
 class Rpc:
@@ -94,11 +95,12 @@ class Rpc:
             reply["result"] = await self.handler(req["table"], req["method"], list(req.get("args") or []),
                                                  str(req.get("from")))
         except RemoteError as e:
-            reply["error"] = {"code": e.code, "message": e.message}
+            reply["error"] = {"code": e.code, "message": e.message, "facts": e.facts}
         except Exception as e:
             code = getattr(e, "code", None)
             if isinstance(code, str):
-                reply["error"] = {"code": code, "message": getattr(e, "message", str(e))}
+                reply["error"] = {"code": code, "message": getattr(e, "message", str(e)),
+                                  "facts": getattr(e, "facts", {})}
             else:
                 log.exception("table request %s failed", req.get("method"))
                 reply["error"] = {"code": "not_owner", "message": str(e)}
@@ -111,6 +113,7 @@ class Rpc:
             if fut is None or fut.done():
                 continue
             if "error" in reply:
-                fut.set_exception(RemoteError(reply["error"]["code"], reply["error"]["message"]))
+                err = reply["error"]
+                fut.set_exception(RemoteError(err["code"], err["message"], err.get("facts")))
             else:
                 fut.set_result(reply.get("result"))

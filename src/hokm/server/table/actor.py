@@ -19,7 +19,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...engine import Game, IllegalActionError, Rules, action_from_json, run_hakem_draw
@@ -276,14 +276,15 @@ class TableActor:
         return [("deal", {"hand": h, "hakem": g.hakem, "commit": seeds.commit, "deck": [str(c) for c in deck]}),
                 self._commit_item(h + 1)]
 
-    async def apply_action(self, seat: int, action: Any, by: str) -> None:
-        """Apply a checked action and commit its events (trick, hand, game, takeover); under the lock."""
+    async def apply_action(self, seat: int, action: Any, by: str, before: Sequence[Item] = ()) -> None:
+        """Apply a checked action and commit its events (trick, hand, game, takeover) in one write, after
+        ``before`` (a player's return to a seat the computer held); under the lock."""
         g = self.game
         assert g is not None
         hand = g.hand_index
         tricks = len(g.completed)
         g.apply(action, seat)
-        items: list[Item] = [("action", {"seat": seat, "action": action.to_json(), "by": by})]
+        items: list[Item] = [*before, ("action", {"seat": seat, "action": action.to_json(), "by": by})]
         if len(g.completed) > tricks:
             t = g.completed[-1]
             items.append(("trick", {"hand": hand, "leader": t.leader, "cards": [str(c) for c in t.cards],
@@ -378,12 +379,11 @@ class TableActor:
             try:
                 parsed = g.check(action_from_json(action), seat)
             except IllegalActionError as e:
-                raise TableError(e.code, str(e)) from None
+                raise TableError.refusing(e) from None
             except ValueError as e:
                 raise TableError("bad_action", str(e)) from None
-            if self.seats[seat].auto:
-                await self._commit([self.absence.reclaim(seat)])  # acting is being back
-            await self.apply_action(seat, parsed, "player")
+            back = [self.absence.reclaim(seat)] if self.seats[seat].auto else []  # acting is being back
+            await self.apply_action(seat, parsed, "player", before=back)
 
     async def back(self, player_id: str) -> None:
         async with self._lock:

@@ -556,7 +556,7 @@ async function tablePage(tableId) {
       if (msg.ref === "chat" && talk && talk.onChatError(msg)) return; // said under the chat box
       if (["stale_seq", "rate_limited", "seed_closed"].includes(msg.code) || msg.ref === "seed") return;
       // An action the rules refused (IllegalActionError codes): the table says why, on the card.
-      if (msg.ref === "action" && REFUSALS.includes(msg.code)) { table.showRefusal(msg.code, msg.message); return; }
+      if (msg.ref === "action" && REFUSALS.includes(msg.code)) { table.showRefusal(msg); return; }
       toast(errorText(msg), "error");
     },
   }, { code: sessionStorage.getItem(roomCodeKey(tableId)) });

@@ -677,8 +677,8 @@ export class Table {
   }
 
   /** The server refused an action (an engine error code): shake the card and say why. */
-  showRefusal(code, message) {
-    const v = this.view;
+  /** The server's refusal of an action (its code, and the engine's facts: the suit to follow, the card). */
+  showRefusal({ code, message, suit = null }) {
     const asked = this.refused;
     this.refused = null;
     const card = asked && asked.card;
@@ -689,10 +689,8 @@ export class Table {
       el.classList.add("shake");
       setTimeout(() => el.classList.remove("shake"), 700);
     }
-    // Only what the player can see fills the message: the suit of the card that led this trick.
-    const led = v && v.trick.length ? v.trick[0].card[1] : null;
     const key = "refused_" + code;
-    const text = t(key, { suit: led ? suitName(led) : "" });
+    const text = t(key, { suit: suit ? suitName(suit) : "" });
     this.note(text === key ? errorText({ code, message }) : text);
   }
 
