@@ -54,8 +54,9 @@ class TableHandle(Protocol):
 
     def seat_of(self, player_id: str) -> int | None: ...
 
-    def state(self, seat: int | None, last_seq: int | None) -> dict[str, Any]:
-        """A fresh ``state`` message for ``seat``; ``TableError("busy")`` where this node has none."""
+    async def fresh_state(self, player_id: str) -> dict[str, Any]:
+        """A fresh ``state`` message for the player's seat (a spectator's without one), taken between two
+        changes of the table; ``TableError("busy")`` where this node has none."""
         ...
 
     async def join(self, player_id: str, last_seq: int | None,

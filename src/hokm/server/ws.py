@@ -322,7 +322,7 @@ class Connection:
                     return
                 self._table_sub = sub
                 try:
-                    state: dict[str, Any] | None = actor.state(actor.seat_of(pid), None)
+                    state: dict[str, Any] | None = await actor.fresh_state(pid)
                 except TableError:
                     state = None
                 if state is None or state["seq"] <= after:

@@ -124,10 +124,10 @@ class RoutedTable:
                 return int(s["seat"])
         return None
 
-    def state(self, seat: int | None, last_seq: int | None) -> dict[str, Any]:
+    async def fresh_state(self, player_id: str) -> dict[str, Any]:
         actor = self._local()
         if actor is not None:
-            return actor.state(seat, last_seq)
+            return await actor.fresh_state(player_id)
         if self._state is None:
             raise TableError("busy", "the table lives on another node; join again")
         return self._state

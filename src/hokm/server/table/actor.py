@@ -158,6 +158,12 @@ class TableActor:
                                                          "winner": last.winner},
                 "missed": self.log.missed(last_seq, seat)}
 
+    async def fresh_state(self, player_id: str) -> dict[str, Any]:
+        """The ``state`` message for the player's seat (a spectator's without one), under the lock: never
+        taken while a change is half made (the game moved, its events not yet stored and numbered)."""
+        async with self._lock:
+            return self.state(self.seat_of(player_id), None)
+
     # ================================================================== creation and restore
     async def create(self, seeds: dict[int, str] | None = None) -> None:
         """First events of a new table: hand 0's commit, the seats, any seeds given at creation."""
