@@ -21,7 +21,7 @@ from ...search.analysis import analyse_record_json
 from ..cpu import Busy
 from ..errors import ApiError
 from ..protocol import PROTOCOL_VERSION
-from .common import endpoint, me, services
+from .common import endpoint, services
 from .records import finished_game
 
 #: Solver nodes per card before a card is left ``unsolved`` (about a second of a worker).
@@ -61,8 +61,7 @@ def _hand_of(request: Request) -> int:
 @endpoint
 async def game_analysis(request: Request) -> dict[str, Any]:
     hand = _hand_of(request)
-    row = await finished_game(request, "analysis")
-    player = await me(request)
+    player, row = await finished_game(request, "analysis")
     s = services(request)
     if hand >= row.hands:
         raise ApiError("not_found", f"the game has hands 0 to {row.hands - 1}")

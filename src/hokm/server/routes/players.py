@@ -9,15 +9,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..auth import bearer, create_guest, issue_token, sign_out
+from ..profiles import stats_of
 from ..protocol import GuestRequest, SignOutRequest
-from ..ratings import ordinal
-from ..storage import PlayerRow
 from .common import address_of, body, endpoint, limit_of, me, services
-
-
-def stats(p: PlayerRow) -> dict[str, Any]:
-    return {"games": p.games, "wins": p.wins, "kots": p.kots, "rating": round(ordinal(p.mu, p.sigma), 3),
-            "rated_games": p.rated_games}
 
 
 @endpoint
@@ -32,7 +26,7 @@ async def guest(request: Request) -> Any:
 @endpoint
 async def profile(request: Request) -> Any:
     p = await me(request)
-    return {"player_id": p.id, "nickname": p.nickname, "stats": stats(p),
+    return {"player_id": p.id, "nickname": p.nickname, "stats": stats_of(p).model_dump(),
             "tables": await services(request).storage.tables_of_player(p.id)}
 
 
@@ -62,7 +56,7 @@ async def new_token(request: Request) -> Any:
 async def leaderboard(request: Request) -> Any:
     await me(request)
     rows = await services(request).storage.leaderboard(limit_of(request, 50))
-    return {"players": [{"rank": i + 1, "player_id": p.id, "nickname": p.nickname} | stats(p)
+    return {"players": [{"rank": i + 1, "player_id": p.id, "nickname": p.nickname} | stats_of(p).model_dump()
                         for i, p in enumerate(rows)]}
 
 

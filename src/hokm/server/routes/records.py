@@ -14,7 +14,7 @@ from ...verification import check_record
 from ..cpu import Busy
 from ..errors import ApiError
 from ..limits import check_all
-from ..storage import GameRow
+from ..storage import GameRow, PlayerRow
 from .common import address_of, endpoint, limit_of, me, raw_body, services
 
 MAX_RECORD_BODY = 2 * 1024 * 1024
@@ -43,8 +43,8 @@ async def game(request: Request) -> Any:
     return row.summary()
 
 
-async def finished_game(request: Request, what: str = "record") -> GameRow:
-    """The stored game behind a record, replay or analysis request, for one of its players only."""
+async def finished_game(request: Request, what: str = "record") -> tuple[PlayerRow, GameRow]:
+    """The asker and the stored game behind a record, replay or analysis request, for one of its players only."""
     p = await me(request)
     s = services(request)
     gid = request.path_params["game_id"][:64]
@@ -55,12 +55,12 @@ async def finished_game(request: Request, what: str = "record") -> GameRow:
         raise ApiError("not_found", "no finished game has this id")
     if p.id not in row.player_ids:
         raise ApiError("forbidden", f"only the players of a game may see its {what}")
-    return row
+    return p, row
 
 
 @endpoint
 async def record(request: Request) -> Any:
-    row = await finished_game(request)
+    _, row = await finished_game(request)
     gid = request.path_params["game_id"][:64]
     return Response(row.record, media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="hokm-{gid}.json"'})
@@ -68,7 +68,7 @@ async def record(request: Request) -> Any:
 
 @endpoint
 async def replay(request: Request) -> Any:
-    row = await finished_game(request)
+    _, row = await finished_game(request)
     # Which seats the computer played: the record names them in English ("easy bot"); the page names them itself.
     return {"record": json.loads(row.record), "frames": replay_frames(row.record),
             "bots": [not pid for pid in row.player_ids]}
