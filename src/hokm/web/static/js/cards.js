@@ -262,21 +262,3 @@ export function backUrl(design) {
   if (!cache.has(k)) cache.set(k, url(backSvg(design)));
   return cache.get(k);
 }
-
-// Hand order: suits alternate black/red (spades, hearts, clubs, diamonds), high cards first.
-const HAND_SUIT_ORDER = ["S", "H", "C", "D"];
-
-/** Sort a hand by suit (alternating colours) and rank, high to low; trump goes first when known. */
-export function sortHand(cards, trump = null) {
-  let order = HAND_SUIT_ORDER.slice();
-  if (trump) {
-    // Rotate so trump leads while colours still alternate.
-    const i = order.indexOf(trump);
-    order = order.slice(i).concat(order.slice(0, i));
-  }
-  return cards.slice().sort((x, y) => {
-    const sx = order.indexOf(x[1]), sy = order.indexOf(y[1]);
-    if (sx !== sy) return sx - sy;
-    return rankOf(y) - rankOf(x);
-  });
-}

@@ -1,6 +1,7 @@
 // How the hand is sorted: by suit, trump first or last, colours alternating or grouped, ranks
 // high to low or low to high. The choice lives in the settings (localStorage) and applies at once.
 
+import { RANKS } from "./cards.js";
 import { h } from "./dom.js";
 import { t, addStrings } from "./i18n.js";
 import * as settings from "./settings.js";
@@ -33,7 +34,6 @@ export const HAND_ORDER = {
   handRanks: ["high", "low"],
 };
 
-const RANKS = "23456789TJQKA";
 const ALTERNATE = ["S", "H", "C", "D"]; // black, red, black, red
 const GROUPED = ["S", "C", "H", "D"]; // blacks, then reds
 

@@ -515,6 +515,11 @@ export function num(n) {
   return s.replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 }
 
+/** A number with a fraction in the page's digits and separators (Persian: ۱٫۵ and its minus sign). */
+export function decimal(n, digits = 1) {
+  return new Intl.NumberFormat(lang === "fa" ? "fa-IR" : "en-GB", { maximumFractionDigits: digits }).format(n);
+}
+
 /**
  * What separates items of a list in running text: a comma in English, the Persian comma in Persian.
  * Never a dot: a dot beside a Persian digit reads as a zero ("۱ · امتیاز" looks like "۱۰ امتیاز").

@@ -5,7 +5,7 @@
 // avatar only: the server sends nothing more (GET /api/profiles/{username}).
 
 import { h, clear } from "./dom.js";
-import { t, num, sep, dateTime, getLang, isRtl, addStrings, seatNames } from "./i18n.js";
+import { t, num, decimal, sep, dateTime, isRtl, addStrings, seatNames } from "./i18n.js";
 import * as settings from "./settings.js";
 import { AVATARS, avatarSvg, derivedAvatar } from "./avatars.js";
 
@@ -83,11 +83,6 @@ function addStyles() {
   document.head.append(link);
 }
 
-/** A number in the page's digits and separators (Persian: ۱٫۵ and its minus sign). */
-function fmt(n, digits = 1) {
-  return new Intl.NumberFormat(getLang() === "fa" ? "fa-IR" : "en-GB", { maximumFractionDigits: digits }).format(n);
-}
-
 const SVG = "http://www.w3.org/2000/svg";
 function s(tag, attrs = {}, text = null) {
   const el = document.createElementNS(SVG, tag);
@@ -125,7 +120,7 @@ export function ratingChart(start, history) {
   };
   const y = (v) => top + (1 - (v - lo) / (hi - lo)) * (H - top - bottom);
   const n = history.length;
-  const label = t("ratingChartLabel", { n, a: fmt(values[0]), b: fmt(values[values.length - 1]) });
+  const label = t("ratingChartLabel", { n, a: decimal(values[0]), b: decimal(values[values.length - 1]) });
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": label, "data-testid": "rating-chart" });
   svg.append(s("title", {}, label));
   const axisX = rtl ? plotR : plotL;
@@ -133,7 +128,7 @@ export function ratingChart(start, history) {
     svg.append(s("line", { x1: plotL, x2: plotR, y1: y(v), y2: y(v), class: v === 0 ? "grid zero" : "grid" }));
     // Numbers are laid out left to right (the minus sign before the digits, as Persian writes it),
     // and in an RTL page "start" would otherwise mean the right end: the label would sit on the axis.
-    svg.append(s("text", { x: rtl ? plotR + 6 : plotL - 6, y: y(v), class: "tick y-tick", direction: "ltr", "text-anchor": rtl ? "start" : "end", "dominant-baseline": "middle" }, fmt(v)));
+    svg.append(s("text", { x: rtl ? plotR + 6 : plotL - 6, y: y(v), class: "tick y-tick", direction: "ltr", "text-anchor": rtl ? "start" : "end", "dominant-baseline": "middle" }, decimal(v)));
   }
   svg.append(s("line", { x1: axisX, x2: axisX, y1: top, y2: H - bottom, class: "axis" }));
   svg.append(s("line", { x1: plotL, x2: plotR, y1: H - bottom, y2: H - bottom, class: "axis" }));
@@ -181,7 +176,7 @@ function modesTable(shown) {
 function ratingPanel(shown) {
   // No number before the first rated game: a lone starting value (a small Persian zero) reads as a stray dot.
   const rated = shown.rating_history.length > 0;
-  const head = h("h2", {}, t("ratingHistory"), rated ? " " : "", rated ? h("span.rating-now", { dataset: { testid: "rating-now" } }, fmt(shown.stats.rating)) : "");
+  const head = h("h2", {}, t("ratingHistory"), rated ? " " : "", rated ? h("span.rating-now", { dataset: { testid: "rating-now" } }, decimal(shown.stats.rating)) : "");
   return h("section.card-panel.panel-rating", {}, head,
     shown.rating_history.length ? ratingChart(shown.rating_start, shown.rating_history) : h("p.muted", {}, t("noRated")));
 }

@@ -8,7 +8,8 @@
 
 import { h, clear } from "./dom.js";
 import { t, num, cardName, suitName, sep, addStrings, botName, seatNames, errorText } from "./i18n.js";
-import { faceUrl, sortHand, suitIcon } from "./cards.js";
+import { faceUrl, suitIcon } from "./cards.js";
+import { orderHand } from "./handorder.js";
 import * as settings from "./settings.js";
 import { CROWN } from "./table.js";
 
@@ -115,7 +116,7 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
           f.seat_tricks ? h("div.replay-tricks.muted.small", {}, t("tricksN", { n: f.seat_tricks[s] })) : null),
         h("div.replay-played", {}, played ? h("img.card-img", { src: faceUrl(settings.get("faces"), played), alt: cardName(played) }) : null,
           played && marks ? marks.markOf(analysis.get(f.hand), f, s, names) : null),
-        h("div.replay-hand", {}, sortHand(f.hands[s], f.trump).map((c) => h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: cardName(c), title: cardName(c) }))),
+        h("div.replay-hand", {}, orderHand(f.hands[s], f.trump).map((c) => h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: cardName(c), title: cardName(c) }))),
         played && marks ? marks.betterOf(analysis.get(f.hand), f, s) : null));
     }
   }
