@@ -246,7 +246,7 @@ def test_score_sheet_in_persian(server, open_page):
     rows = page.locator(".score-sheet tbody tr")
     assert rows.count() == len(v["results"])
     sides = [page.locator(".score-sheet th.side").nth(i).inner_text() for i in range(4)]
-    assert sides == ["ما", "آنها", "ما", "آنها"]  # whose column is whose, in words
+    assert sides == ["ما", "آن‌ها", "ما", "آن‌ها"]  # whose column is whose, in words
     suit = {"S": "پیک", "H": "دل", "D": "خشت", "C": "گشنیز"}
     running = [0, 0]
     for i, r in enumerate(v["results"]):
@@ -258,7 +258,7 @@ def test_score_sheet_in_persian(server, open_page):
         assert hakem == ("شما" if r["hakem"] == 0 else f"رایانه {str(r['hakem'] + 1).translate(FA_DIGITS)}")
         assert [row.locator(".sh-tricks").nth(s).inner_text() for s in (0, 1)] == [
             str(x).translate(FA_DIGITS) for x in r["tricks"]]
-        assert row.locator(".points-side").inner_text() == ("ما" if r["winner"] == 0 else "آنها")
+        assert row.locator(".points-side").inner_text() == ("ما" if r["winner"] == 0 else "آن‌ها")
         # The points the side took, as a gain ("+۱"), drawn left to right: the plus on the left of the digits.
         assert row.locator(".points-n").inner_text() == "+" + str(r["points"]).translate(FA_DIGITS)
         assert row.locator(".points-n").evaluate("(e) => getComputedStyle(e).direction") == "ltr"

@@ -180,7 +180,7 @@ def test_a_refused_card_shakes_and_says_why(server, open_page, lang, viewport):
     note = page.locator("[data-testid=table-note]")
     note.wait_for(state="visible", timeout=5000)
     # "a hearts card" is «یک کارت دل» (not «یک دل», "one heart").
-    assert note.inner_text() == (f"You must follow suit: play a {suit} card" if lang == "en"
+    assert note.inner_text() == (f"You must follow suit: play a card in {suit}" if lang == "en"
                                  else f"باید خال زمینه را بازی کنید: یک کارت {suit_fa}"), note.inner_text()
     assert not note_covers(page), note_covers(page)
     shot(page, f"phone-{lang}-refused-card")

@@ -127,7 +127,8 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
         i18n.setLang('fa');
         const fa = { handN: i18n.t('handN', { n: 1 }), trickN: i18n.t('trickN', { n: 1 }), tricksN: i18n.t('tricksN', { n: 0 }),
                      tricks: i18n.t('tricks'), dealer: i18n.t('dealer'), verifyOk: i18n.t('verifyOk', { n: 1 }), sep: i18n.sep(),
-                     weWin: i18n.t('weWin'), weLose: i18n.t('weLose'), scoreWord: i18n.t('scoreWord') };
+                     weWin: i18n.t('weWin'), weLose: i18n.t('weLose'), scoreWord: i18n.t('scoreWord'),
+                     pairWon: i18n.t('gameWonByPair', { side: 'سارا + رایانه ۳' }) };
         i18n.setLang('en');
         const en = { sep: i18n.sep(), scoreWord: i18n.t('scoreWord') };
         return { fa, en, pairs: Object.keys(i18n.STRINGS.fa).map((k) => [k, i18n.STRINGS.en[k] || '', i18n.STRINGS.fa[k]]) };
@@ -136,12 +137,15 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
     assert fa["handN"] == "دست ۱" and fa["trickN"] == "دور ۱" and fa["tricksN"] == "۰ دور" and fa["tricks"] == "دورها", fa
     assert fa["verifyOk"] == "دست ۱: بُر این دست با تعهد اعلام‌شده مطابقت دارد", fa
     assert fa["dealer"] == "پخش‌کننده" and fa["weWin"] == "بردیم!" and fa["weLose"] == "باختیم", fa
+    assert fa["pairWon"] == "سارا + رایانه ۳ بازی را بردند", fa  # two partners: the verb is plural
     assert fa["sep"] == "، " and got["en"]["sep"] == ", ", (fa["sep"], got["en"]["sep"])
     assert fa["scoreWord"] == "امتیاز" and got["en"]["scoreWord"] == "points"
     wrong = [(k, en, f) for k, en, f in got["pairs"]
              if (re.search(r"\btricks?\b", en, re.I) and not re.search(r"\bhands?\b", en, re.I) and HAND_WORD.search(f))
              or (re.search(r"\bhands?\b", en, re.I) and not re.search(r"\btricks?\b", en, re.I) and TRICK_WORD.search(f))]
     assert not wrong, wrong
+    # The plural -ها is joined with a ZWNJ (PERSIAN-TEXT.md): «آن‌ها», never «آنها».
+    assert not [(k, f) for k, _, f in got["pairs"] if "آنها" in f]
 
 
 def test_room_code_and_invite_link_keep_latin_digits(server, open_page):
@@ -230,18 +234,18 @@ def test_a_persian_game_reads_right_from_deal_to_fairness_list(server, open_page
     won = v["scores"][me] > v["scores"][1 - me]
     assert head == ("بردیم!" if won else "باختیم"), head
     final = page.locator(".overlay[data-kind='game'] .final-score").inner_text()
-    assert final == f"ما {str(v['scores'][me]).translate(fa)}، آنها {str(v['scores'][1 - me]).translate(fa)}", final
-    # Each hand's points: who and how many on one line ("آنها +۱"), then "کُت" if it was one.
+    assert final == f"ما {str(v['scores'][me]).translate(fa)}، آن‌ها {str(v['scores'][1 - me]).translate(fa)}", final
+    # Each hand's points: who and how many on one line ("آن‌ها +۱"), then "کُت" if it was one.
     cells = page.locator(".overlay[data-kind='game'] .sh-points").all()
     assert cells and len(cells) == len(v["results"])
     for cell in cells:
         line = cell.locator(".points-line")
         assert line.count() == 1
-        assert re.fullmatch("(ما|آنها) \\+[۰-۹]+", line.inner_text()), line.inner_text()
+        assert re.fullmatch("(ما|آن‌ها) \\+[۰-۹]+", line.inner_text()), line.inner_text()
         centres = page.evaluate("""(e) => ['.points-side', '.points-n'].map((q) => {
             const r = e.querySelector(q).getBoundingClientRect(); return (r.top + r.bottom) / 2; })""", cell.element_handle())
         assert abs(centres[0] - centres[1]) < 4, (line.inner_text(), centres)
-        assert re.fullmatch("(ما|آنها) \\+[۰-۹]+( (کُت|حاکم‌کُتی))?", " ".join(cell.inner_text().split())), cell.inner_text()
+        assert re.fullmatch("(ما|آن‌ها) \\+[۰-۹]+( (کُت|حاکم‌کُتی))?", " ".join(cell.inner_text().split())), cell.inner_text()
     shot(page, "phone-fa-4p-game-over")
     # The fairness list: every hand played is checked; none waits for a reveal that cannot come.
     page.locator(".overlay[data-kind='game'] .btn", has_text="بررسی درستی").click()
@@ -274,10 +278,10 @@ def test_a_persian_game_reads_right_from_deal_to_fairness_list(server, open_page
     # Dates keep their slashes and take the Persian comma before the time: "۱۴۰۵/۹/۵، ۱۸:۲۷".
     when = page.locator(".recent-when").first.inner_text()
     assert re.fullmatch("[۰-۹]+/[۰-۹]+/[۰-۹]+، [۰-۹]+:[۰-۹]+", when), when
-    # A finished game's score says whose it is in words ("ما ۳، آنها ۱"), not by the order of two numbers.
+    # A finished game's score says whose it is in words ("ما ۳، آن‌ها ۱"), not by the order of two numbers.
     page.wait_for_selector(".recent-score")
     score = page.locator(".recent-score").first.inner_text()
-    assert "ما" in score and "آنها" in score and "، " in score, score
+    assert "ما" in score and "آن‌ها" in score and "، " in score, score
     # Ranks are the page's own Persian digits, with no list marker ("1.") in front of the line.
     assert page.evaluate("getComputedStyle(document.querySelector('.leader')).display") != "list-item"
     assert page.locator(".leader-rank").first.inner_text() == "۱"

@@ -491,13 +491,17 @@ async function tablePage(tableId) {
     onAction: (a) => sock && sock.action(a),
     onHint: () => sock && sock.hint(),
     onMenu: () => openMenu(),
-    onGameOverActions: () => [
-      gameId ? h("a.btn", { href: `#/replay/${gameId}` }, t("replay")) : null,
-      gameId ? h("button.btn", { type: "button", onclick: () => downloadRecord(gameId) }, t("download")) : null,
-      h("button.btn", { type: "button", onclick: () => showFairness(tableId, playedHands()) }, t("verify")),
-      talk && talk.rematchButton(api, tableId, toast),
-      h("a.btn.primary", { href: "#/" }, t("newGame")),
-    ],
+    // The replay, the record and a rematch are the players'; someone who watched can check the deals.
+    onGameOverActions: () => {
+      const player = table.view && table.view.seat !== null && table.view.seat !== undefined;
+      return [
+        player && gameId ? h("a.btn", { href: `#/replay/${gameId}` }, t("replay")) : null,
+        player && gameId ? h("button.btn", { type: "button", onclick: () => downloadRecord(gameId) }, t("download")) : null,
+        h("button.btn", { type: "button", onclick: () => showFairness(tableId, playedHands()) }, t("verify")),
+        player && talk ? talk.rematchButton(api, tableId, toast) : null,
+        h("a.btn.primary", { href: "#/" }, t("newGame")),
+      ];
+    },
   });
   // Once the game is over, how many hands it played (the fairness list leaves out a deck never dealt).
   const playedHands = () => (table.view && table.view.phase === "over" ? table.view.results.length : null);

@@ -67,7 +67,7 @@ function pointsSide(table, side) {
 export function scoreTable(table) {
   const v = table.view;
   if (!v.results.length) return h("p.muted.sheet-empty", {}, t("sheetEmpty"));
-  const sides = v.players === 4 ? 2 : v.players;
+  const sides = v.scores.length; // a score per side
   const sideIds = [...Array(sides).keys()];
   const running = sideIds.map(() => 0);
   // Each column stands apart (a rule between columns, names wrapping within their own column), so that headings
@@ -91,7 +91,7 @@ export function scoreTable(table) {
       // The suit on a light chip, as on the trump badge: a black suit on the dark sheet would hardly show.
       h("td.sh-trump.col-start", { dataset: { suit: r.trump || "" } }, r.trump ? [h("span.suit-pic", { html: suitIcon(r.trump) }), h("span.sr-only", {}, suitName(r.trump))] : "—"),
       sideIds.map((s) => h("td.sh-tricks" + (s ? "" : ".col-start"), { dataset: { side: s } }, num(r.tricks[s]))),
-      // Who took the points, then how many on a chip of their own: "آنها +۱", and after a name that ends in a
+      // Who took the points, then how many on a chip of their own: "آن‌ها +۱", and after a name that ends in a
       // digit a colon ("رایانه ۲: +۱"), so that the seat's number and the points never read as one sum.
       h("td.sh-points.col-start", {}, h("span.points-line", {},
         h("span.points-side", { title: table.sideName(r.winner) }, pointsSide(table, r.winner)),

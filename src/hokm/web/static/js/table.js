@@ -274,7 +274,8 @@ export class Table {
     const base = kind === "hand" ? "handWon" : "gameWon";
     if (seated && v.players === 4) return t(side === this.sideOf(v.seat) ? base + "We" : base + "They");
     if (seated && side === v.seat) return t(base + "You");
-    return t(base + "By", { side: this.sideName(side) });
+    // Two partners, to someone who watches: "Sara + Computer 3 won", the verb plural in Persian.
+    return t(base + (v.players === 4 ? "ByPair" : "By"), { side: this.sideName(side) });
   }
 
   // ------------------------------------------------------------------ rendering
@@ -310,7 +311,7 @@ export class Table {
     e.handNo.textContent = t("handN", { n: v.hand_index + 1 - (v.phase === "deal" || v.phase === "over" ? (v.results.length ? 1 : 0) : 0) });
     clear(e.flowers);
     const target = v.rules.target_points;
-    const sides = v.players === 4 ? 2 : v.players;
+    const sides = v.scores.length; // a score per side
     // Your own side first, the others after it in turn order.
     const first = v.seat !== null && v.seat !== undefined ? this.sideOf(v.seat) : 0;
     for (let k = 0; k < sides; k++) {
@@ -812,7 +813,7 @@ export class Table {
   async showHandSummary(v, hurry) {
     const r = v.results[v.results.length - 1];
     if (!r) return;
-    const sides = v.players === 4 ? 2 : v.players;
+    const sides = v.scores.length; // a score per side
     if (r.kot) sound.play("kot");
     else sound.play("trick");
     const rows = [];
