@@ -5,8 +5,9 @@
 #   scripts/strength.sh                      # a quick report (16 games per main pairing, 4 per other)
 #
 # Game counts: MAIN for expert against heuristic, ORACLE for oracle against heuristic (on the same
-# seed, so its deals are the first ORACLE of expert's), LADDER for each level against the one below,
-# SIDE for every other pairing; MAIN4/MAIN3/MAIN2 and ORACLE4/ORACLE3/ORACLE2 set one player count.
+# seed, so its deals are the first ORACLE of expert's), LADDER for each public level against the one
+# below it in the server's order (random < easy < medium < hard < expert, hokm.server.levels) and for
+# heuristic against its neighbours there, SIDE for every other pairing; MAIN4/MAIN3/MAIN2 and ORACLE4/ORACLE3/ORACLE2 set one player count.
 # The runs go most important first: expert and oracle against heuristic for 4, 3 and 2 players, then
 # the ladders, then the rest. JOBS worker processes (default 2). Seeds start at SEED, which no tuning
 # run used. Raw arena JSON goes to OUT (default build/strength); a run whose JSON is there already is
@@ -53,9 +54,12 @@ for p in $PLAYERS; do
 done
 for p in $PLAYERS; do
   s=$((SEED + p * 100))
+  run "p$p-step-easy-random" $p easy random "$LADDER" $((s + 7))
   run "p$p-medium-easy" $p medium easy "$LADDER" $((s + 4))
   run "p$p-hard-medium" $p hard medium "$LADDER" $((s + 5))
   run "p$p-expert-hard" $p expert hard "$LADDER" $((s + 6))
+  run "p$p-step-heuristic-medium" $p heuristic medium "$LADDER" $((s + 8))
+  run "p$p-step-hard-heuristic" $p hard heuristic "$LADDER" $((s + 9))
 done
 for p in $PLAYERS; do
   s=$((SEED + p * 100))
@@ -134,6 +138,11 @@ lines = ["# Strength report", "",
          "trick margin under perfect play. `hard` searches up to 10 deals of 30 candidates.",
          "`easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
          ""]
+def LADDER_RUNS(p):
+    """The public levels' ladder, each against the one below (hokm.server.levels.LEVELS)."""
+    return [f"p{p}-step-easy-random", f"p{p}-medium-easy", f"p{p}-hard-medium", f"p{p}-expert-hard"]
+
+
 HEAD = ["| a | b | games | a won | a win rate | 95% interval | fair share | Elo a-b | ms/decision | p95 ms | forfeits |",
         "|---|---|---|---|---|---|---|---|---|---|---|"]
 
@@ -161,7 +170,9 @@ for p in (4, 3, 2):
     lines += [f"## {p} players", ""]
     groups = [("Against heuristic", [f"p{p}-{l}-heuristic" for l in ("easy", "medium", "hard", "expert", "oracle")]),
               ("Against random", [f"p{p}-{l}-random" for l in ("easy", "medium", "hard", "expert")]),
-              ("Each level against the one below", [f"p{p}-medium-easy", f"p{p}-hard-medium", f"p{p}-expert-hard"]),
+              ("Each public level against the one below", LADDER_RUNS(p)),
+              ("Why heuristic is not a public level: against its neighbours",
+               [f"p{p}-step-heuristic-medium", f"p{p}-step-hard-heuristic"]),
               ("Against oracle (sees every card)", [f"p{p}-{l}-oracle" for l in ("easy", "medium", "hard", "expert")])]
     for title, names in groups:
         lines += [f"### {title}", "", *HEAD, *(row(n) for n in names), "", "```sh",
@@ -228,12 +239,17 @@ for p in (4, 3, 2):
     if p not in PLAYERS:
         lines += kept([f"- {p} players, "])
         continue
-    for hi_l, lo_l in (("medium", "easy"), ("hard", "medium"), ("expert", "hard")):
-        d = load(f"p{p}-{hi_l}-{lo_l}")
+    for name in LADDER_RUNS(p):
+        d = load(name)
         lo, hi = d["a_win_ci95"]
-        lines.append(f"- {p} players, {hi_l} stronger than {lo_l}: {pct(d['a_win_rate'])} over {d['games']} games "
-                     f"(95%: {pct(lo)} .. {pct(hi)}, fair share {pct(d['fair_share'])}): "
-                     + verdict(lo > d["fair_share"], hi < d["fair_share"]))
+        if d["b"] == "random":  # the lowest level: at least 80% of the games against random
+            lines.append(f"- {p} players, {d['a']} wins >= 80% against random over >= 200 games: "
+                         f"{pct(d['a_win_rate'])} over {d['games']} games (95%: {pct(lo)} .. {pct(hi)}): "
+                         + verdict(d["games"] >= 200 and d["a_win_rate"] >= 0.8, hi < 0.8))
+            continue
+        lines.append(f"- {p} players, {d['a']} stronger than {d['b']} over >= 200 games: {pct(d['a_win_rate'])} "
+                     f"over {d['games']} games (95%: {pct(lo)} .. {pct(hi)}, fair share {pct(d['fair_share'])}): "
+                     + verdict(d["games"] >= 200 and lo > d["fair_share"], hi < d["fair_share"]))
 lines.append("")
 DOC.write_text("\n".join(lines))
 print("wrote docs/strength.md")

@@ -27,7 +27,7 @@ from ..procs import close_pool, process_pool
 
 log = logging.getLogger("hokm.server.bots")
 #: Levels preferred for the default and hint bots, strongest first; the first that exists wins.
-PREFERRED = ("medium", "heuristic", "easy", "random")
+PREFERRED = ("medium", "easy", "random")
 #: Levels cheap enough to run in a thread.
 LIGHT = frozenset({"random", "heuristic"})
 Key = tuple[str, Any, str]  # (table id, seat or ("hint", seat), level)

@@ -52,7 +52,7 @@ class ServerConfig(BaseSettings):
     log_json: bool = False  # one JSON object per log line (set by HOKM_LOG_JSON or --log-json)
     allowed_origins: Names = ()
     web_dir: str | None = None  # the web table's files (default: the ones in the package)
-    default_bot: str | None = None  # default: the strongest of medium, heuristic, random that exists
+    default_bot: str | None = None  # default: the first of medium, easy, random that exists
     hint_bot: str | None = None
     bot_delay: Annotated[tuple[float, float], NoDecode] = (0.6, 1.4)  # a human-like pause before a bot's decision shows
     hand_pause: float = 2.5  # between the end of a hand and the next deal, to show the result
