@@ -136,7 +136,9 @@ lines = ["# Strength report", "",
          "`expert` searches up to 320 deals per decision drawn from 5,120 candidates with 4 players, 160 of",
          "640 with 3 and 64 of 256 with 2, where it also breaks ties between cards of equal value by the",
          "trick margin under perfect play. `hard` searches up to 10 deals of 30 candidates.",
-         "`easy` and `medium` score sampled deals with quick rollouts. `oracle` sees every card.",
+         "`easy` and `medium` score sampled deals with quick rollouts (with three players `easy` names trump",
+         "by `heuristic`'s rules). `oracle` sees every card. `heuristic`, the rules-of-thumb player every",
+         "level is measured against, is not a public level (\"Why heuristic is not a public level\").",
          ""]
 def LADDER_RUNS(p):
     """The public levels' ladder, each against the one below (hokm.server.levels.LEVELS)."""

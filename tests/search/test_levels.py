@@ -122,3 +122,28 @@ def test_expert_searches_with_the_settings_of_the_player_count(players: int) -> 
         assert want.dd_cards[1] == 17 and want.max_deals == 160 and first_trick >= 1
     if players == 2:
         assert want is LEVELS["expert"]
+
+
+def test_easy_names_trump_by_the_heuristic_with_three_players_only() -> None:
+    """With three players ``easy`` names trump as the heuristic player does (its own search of the first
+    five cards lost too many hands to random play there); with two and four it keeps its own search."""
+    from hokm.search.levels import LEVEL_PLAYERS
+
+    assert LEVEL_PLAYERS["easy"][3].root == "heuristic" and LEVEL_PLAYERS["easy"][3].noise == 0.4
+    heuristic = make_bot("heuristic")
+    for players in (3, 4):
+        easy = make_bot("easy", seed=1)
+        for seed in range(4):
+            game = Game.new(Rules(players=players), seed=seed)
+            rng = random.Random(seed)
+            while game.phase is not Phase.TRUMP:
+                if game.phase is Phase.DEAL:
+                    game.deal(rng=rng)
+                    continue
+                game.apply(heuristic.act(game.view(game.to_move)))
+            view = game.view(game.to_move)
+            choice = easy.act(view)
+            assert choice in view.legal
+            assert easy.config.root == ("heuristic" if players == 3 else "search")
+            if players == 3:
+                assert choice == heuristic.act(view)

@@ -91,10 +91,15 @@ LEVELS: dict[str, SearchConfig] = {
 }
 
 #: Settings that replace a level's own at tables of some player counts (``PimcBot(by_players=...)``).
-#: Four players: every card searched (``early="search"``) and scored by compiled heuristic
-#: playouts to the end of the hand, over 320 deals drawn from 5,120 candidates.
-#: Three players: every card searched with playouts, over 160 deals.
+#: ``expert``, four players: every card searched (``early="search"``) and scored by compiled heuristic
+#: playouts to the end of the hand, over 320 deals drawn from 5,120 candidates; three players: every
+#: card searched with playouts, over 160 deals. ``easy``, three players: trump by the heuristic's
+#: rules and less noise, so that the lowest level beats random play by a clear margin there too
+#: (``docs/arena.md``, "Easy with three players").
 LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
+    "easy": {
+        3: replace(LEVELS["easy"], noise=0.4, root="heuristic"),
+    },
     "expert": {
         3: replace(LEVELS["expert"], max_deals=160, dd_cards=(13, 17, 8)),
         4: replace(LEVELS["expert"], evaluator="playout", early="search", max_deals=320, oversample=16),
