@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import httpx
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from .harness import WAIT, Player, run
+from .harness import WAIT, Player, ServerProcess, run
 
 
 async def _closed_with(ws, code: int) -> None:
@@ -220,6 +221,23 @@ def test_one_player_cannot_fill_the_server(server) -> None:
         for q in (p, other):
             await q.close()
     run(main())
+
+
+def test_a_client_gone_before_its_body_arrived_leaves_no_traceback(server: ServerProcess) -> None:
+    """A request whose body never arrives whole (a phone that lost its signal, a page closed mid-upload): the
+    server reads what came, answers no one, logs nothing, and goes on serving."""
+    import socket
+
+    host, port = "127.0.0.1", server.port
+    for path in ("/api/verify", "/api/guest"):
+        for declared in ("content-length: 5000", "transfer-encoding: chunked"):
+            with socket.create_connection((host, port), timeout=10) as s:
+                s.sendall(f"POST {path} HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\n"
+                          f"{declared}\r\n\r\n".encode() + (b"400\r\n" if "chunked" in declared else b"") + b'{"a": "')
+                time.sleep(0.2)  # the server is reading the body when the client goes
+    time.sleep(0.5)
+    assert httpx.post(server.url + "/api/guest", json={"nickname": "after"}, timeout=20).status_code == 201
+    assert "Traceback" not in server.log(), server.log()[-3000:]
 
 
 def test_a_body_sent_in_chunks_is_refused_past_the_limit_without_being_held(make_server) -> None:

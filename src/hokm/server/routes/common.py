@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from ..accounts import AccountError
@@ -38,6 +38,8 @@ def endpoint(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awa
             return error_response("rate_limited", str(e), headers={"Retry-After": str(e.retry_after)})
         except (AuthError, TableError, AccountError, FriendError) as e:
             return error_response(e.code, e.message)
+        except ClientDisconnect:  # gone before its body arrived: nothing to answer, nothing to log
+            return error_response("bad_request", "the connection closed before the request's body arrived")
         if isinstance(result, Response):
             return result
         return JSONResponse(result)
