@@ -548,3 +548,18 @@ def test_the_level_picker_offers_exactly_the_served_levels(server, open_page, lo
     about = page.locator("#level-about").inner_text()
     assert strongest["about"][lang] in about and strongest["strength"]["words"][lang] in about
     shot(page, f"{'phone' if viewport is PHONE else 'desktop'}-{lang}-levels")
+
+
+def test_the_mute_button_is_one_toggle_whose_name_stays(server, open_page):
+    """Its name is the action, «بی‌صدا» (Mute), whichever the state; aria-pressed says whether the sound is off.
+    A name that changed with the state («صدا روشن», "Sound on") read as the state, not as what a press does."""
+    page = open_page(server + "/", viewport=PHONE, settings={"lang": "fa"})
+    start_vs_computer(page, players=2, target=3, nickname="سارا")
+    button = page.locator(".mute-btn")
+    button.wait_for()
+    assert (button.get_attribute("aria-label"), button.get_attribute("aria-pressed")) == ("بی‌صدا", "true")
+    button.click()
+    page.wait_for_function("() => document.querySelector('.mute-btn').getAttribute('aria-pressed') === 'false'")
+    assert button.get_attribute("aria-label") == "بی‌صدا"
+    button.click()
+    page.wait_for_function("() => document.querySelector('.mute-btn').getAttribute('aria-pressed') === 'true'")

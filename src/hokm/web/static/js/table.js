@@ -118,7 +118,7 @@ export class Table {
     e.flowers = h("div.flowers");
     e.lastBtn = h("button.icon-btn.last-btn", { type: "button", onclick: () => this.toggleLastTrick(), "aria-label": t("lastTrick"), title: t("lastTrick") }, "⟲");
     e.hintBtn = h("button.icon-btn.hint-btn", { type: "button", onclick: () => this.askHint(), "aria-label": t("hint"), title: t("hint") }, "?");
-    e.muteBtn = h("button.icon-btn.mute-btn", { type: "button", onclick: () => settings.set("muted", !settings.get("muted")) });
+    e.muteBtn = h("button.icon-btn.mute-btn", { type: "button", "aria-label": t("mute"), title: t("mute"), onclick: () => settings.set("muted", !settings.get("muted")) });
     e.menuBtn = h("button.icon-btn.menu-btn", { type: "button", onclick: () => this.hooks.onMenu && this.hooks.onMenu(), "aria-label": t("menu"), title: t("menu") }, "☰");
     e.sheetBtn = scoreSheetButton(this);
     e.top = h("header.table-bar", { dataset: { testid: "top-bar" } }, e.menuBtn, e.trump, e.handNo, e.flowers, h("div.bar-tools", {}, e.hintBtn, e.lastBtn, e.sheetBtn, e.muteBtn));
@@ -158,7 +158,8 @@ export class Table {
   updateMute() {
     const m = settings.get("muted");
     this.el.muteBtn.textContent = m ? "🔇" : "🔊";
-    this.el.muteBtn.setAttribute("aria-label", m ? t("unmute") : t("mute"));
+    // A toggle: its name stays "Mute" and its pressed state says whether the sound is off (a label that
+    // changed with the state, "Sound on", read as the state rather than what a press does).
     this.el.muteBtn.setAttribute("aria-pressed", m ? "true" : "false");
   }
 
