@@ -45,7 +45,6 @@ async def _dump(url: str) -> dict[str, list[tuple[object, ...]]]:
         await engine.dispose()
 
 
-
 async def upgraded_at_start_up_and_still_whole(url: str, rows: dict[str, list[tuple[object, ...]]] | None = None) -> None:
     """Start the storage on an older database as the server does, then check that every row is as it was
     (``rows``, where given), darya is still signed in, her table and game are there, and the schema is the newest
@@ -64,6 +63,7 @@ async def upgraded_at_start_up_and_still_whole(url: str, rows: dict[str, list[tu
     finally:
         await storage.close()
     assert await drift(url) == []
+
 
 def test_a_database_of_the_previous_release_upgrades_in_place_keeping_its_rows(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'hokm.db'}"

@@ -918,8 +918,8 @@ def move_values_kernel(h, tr, ntrick, leader, trump, n, st, hakem, kot_points, h
     t = st.copy()
     pts = np.empty(3, dtype=np.int64)
     hakem_side = side_of(hakem, n)
-    for s in range(3):  # with three players each seat is its own side
-        pts[s] = hand_points(s, True, hakem, kot_points, hk_points)
+    for s in range(3):  # three players: each seat is its own side
+        pts[s] = hand_points(s, True, hakem_side, kot_points, hk_points)
     for mi in range(count):
         c = moves[mi]
         for k in range(n):
