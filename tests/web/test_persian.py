@@ -335,6 +335,9 @@ def test_a_game_against_the_computer_reads_right_after_it_ends(server, open_page
     assert fwd_x < back_x and fwd == "◀" and back == "▶", arrows
     # Everyday words for them: «قبلی» and «بعدی», not the bookish «پیشین» and «پسین».
     assert [page.locator(f".replay-controls {q}").get_attribute("aria-label") for q in (".prev", ".next")] == ["قبلی", "بعدی"]
+    # The whole-hand buttons: «دست قبلی», «دست بعدی» (the noun first, as Persian puts it; no dangling space).
+    assert [page.locator(f".replay-controls {q}").get_attribute("aria-label")
+            for q in (".prev-hand", ".next-hand")] == ["دست قبلی", "دست بعدی"]
     # Each fairness line: its mark beside its words, as in the game-over list.
     rows = page.evaluate("""() => [...document.querySelectorAll('.replay-verify .fair-item')].map((li) => {
         const m = li.querySelector('.fair-mark').getBoundingClientRect(), t = li.querySelector('.fair-text').getBoundingClientRect();

@@ -15,9 +15,11 @@ import { CROWN } from "./table.js";
 
 addStrings({
   en: { analyseHand: "Analyse hand {n}", analysing: "Analysing…", analysed: "Hand {n} analysed",
-    analyseOffline: "Analysing a hand needs the server: it is not available offline." },
+    analyseOffline: "Analysing a hand needs the server: it is not available offline.",
+    replayPrevHand: "Previous hand", replayNextHand: "Next hand" },
   fa: { analyseHand: "تحلیل دست {n}", analysing: "در حال تحلیل…", analysed: "دست {n} تحلیل شد",
-    analyseOffline: "تحلیل دست به سرور نیاز دارد و بدون اتصال در دسترس نیست." },
+    analyseOffline: "تحلیل دست به سرور نیاز دارد و بدون اتصال در دسترس نیست.",
+    replayPrevHand: "دست قبلی", replayNextHand: "دست بعدی" },
 });
 
 /** One flat list of frames (a hand's start, then each trick) from the server's per-hand frames. */
@@ -77,10 +79,10 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
   // Back points to where the row starts (the right in Persian), forward to where it goes.
   const [back, fwd, backHand, fwdHand] = document.dir === "rtl" ? ["▶", "◀", "⏭", "⏮"] : ["◀", "▶", "⏮", "⏭"];
   const controls = h("div.replay-controls", {},
-    h("button.btn.small.prev-hand", { type: "button", onclick: () => handStart(-1), "aria-label": t("prev") + " " + t("handN", { n: "" }) }, backHand),
+    h("button.btn.small.prev-hand", { type: "button", onclick: () => handStart(-1), "aria-label": t("replayPrevHand"), title: t("replayPrevHand") }, backHand),
     h("button.btn.small.prev", { type: "button", onclick: () => go(at - 1), "aria-label": t("prev") }, back),
     h("button.btn.small.next", { type: "button", onclick: () => go(at + 1), "aria-label": t("next") }, fwd),
-    h("button.btn.small.next-hand", { type: "button", onclick: () => handStart(1), "aria-label": t("next") + " " + t("handN", { n: "" }) }, fwdHand),
+    h("button.btn.small.next-hand", { type: "button", onclick: () => handStart(1), "aria-label": t("replayNextHand"), title: t("replayNextHand") }, fwdHand),
     h("button.btn.small", { type: "button", onclick: () => download(rec, gameId) }, t("download")), analyseBtn);
   const keys = (ev) => {
     if (ev.key === "ArrowRight") go(at + (document.dir === "rtl" ? -1 : 1));
