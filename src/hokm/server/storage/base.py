@@ -144,7 +144,7 @@ class Storage(ABC):
 
     @abstractmethod
     async def leaderboard(self, limit: int) -> list[PlayerRow]:
-        """Players with at least one game, best rating first."""
+        """Players with at least one game, best rating first; on equal ratings more wins, then fewer games."""
 
     # tables
     @abstractmethod

@@ -150,7 +150,9 @@ class SqlStorage(Storage):
 
     async def leaderboard(self, limit: int) -> list[PlayerRow]:
         ordinal = players.c.mu - 3 * players.c.sigma
-        q = select(players).where(players.c.games > 0).order_by(ordinal.desc(), players.c.id).limit(limit)
+        # Equal ratings (no rated game yet, or the same record) rank by wins, then by fewer games for them.
+        q = (select(players).where(players.c.games > 0)
+             .order_by(ordinal.desc(), players.c.wins.desc(), players.c.games, players.c.id).limit(limit))
         async with self._e.connect() as conn:
             return [self._player(r) for r in (await conn.execute(q)).all()]
 
