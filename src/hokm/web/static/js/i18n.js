@@ -517,6 +517,11 @@ export function num(n) {
   return s.replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]);
 }
 
+/** A name as a line shows it: a number in it ("Computer 4", «رایانه ۳») kept on the line of the word before it, the
+ *  space between them a no-break one (a narrow seat wrapped "Computer" from its "4"). For display only: labels,
+ *  titles and what is sent keep the name as it is. */
+export function unbroken(name) { return String(name).replace(/ (?=[0-9\u06f0-\u06f9]+(?:$| ))/g, "\u00a0"); }
+
 /** A number with a fraction in the page's digits and separators (Persian: ۱٫۵ and its minus sign). */
 export function decimal(n, digits = 1) {
   return new Intl.NumberFormat(lang === "fa" ? "fa-IR" : "en-GB", { maximumFractionDigits: digits }).format(n);

@@ -7,7 +7,7 @@
 // table moves when cards do.
 
 import { h, clear, sleep } from "./dom.js";
-import { t, num, cardName, suitName, sep, scoreGap, botName, errorText } from "./i18n.js";
+import { t, num, cardName, suitName, sep, scoreGap, botName, errorText, unbroken } from "./i18n.js";
 import { faceUrl, backUrl, suitIcon, SUITS } from "./cards.js";
 import { flowerSvg } from "./flower.js";
 import * as settings from "./settings.js";
@@ -322,7 +322,7 @@ export class Table {
       // The game score is the big number; this hand's tricks are the small line under the name.
       e.flowers.append(h("div.flower-box" + (mine ? ".mine" : ""), { title: label, dataset: { side: s, testid: `score-${s}` } },
         h("span.flower-pic", { html: flowerSvg(v.scores[s], target, label) }),
-        h("span.flower-name", { dir: "auto" }, this.sideName(s)),
+        h("span.flower-name", { dir: "auto" }, unbroken(this.sideName(s))),
         h("span.score-cell", { "aria-label": label }, h("span.score-word", { "aria-hidden": "true" }, t("scoreWord")), h("span.game-score" + (v.scores[s] ? "" : ".zero"), {}, num(v.scores[s]))),
         h("span.flower-tricks", { title: t("tricks") }, t("tricksN", { n: v.tricks[s] }))));
     }
@@ -357,7 +357,7 @@ export class Table {
         { dataset: { seat: s, testid: `seat-${pos}` }, "aria-label": label, role: "group" },
         h("div.avatar", {}, h("span.timer-ring"), h("span.avatar-pic", { html: avatarSvg(seatAvatar(info, s, isMe)), dataset: { avatar: seatAvatar(info, s, isMe) } })),
         h("div.seat-text", {},
-          h("div.seat-name", { dir: "auto" }, this.nameOf(s)),
+          h("div.seat-name", { dir: "auto" }, unbroken(this.nameOf(s))),
           h("div.seat-sub", {}, partner ? h("span.partner-tag", {}, t("partner")) : null, h("span.seat-tricks", { title: t("tricks") }, t("tricksN", { n: seatTricks })))),
         badges, fan);
       (isMe ? e.meSlot : e.seats).append(el);
