@@ -423,8 +423,6 @@ async function quickMatch(players) {
 // ------------------------------------------------------------------------------ private room
 async function room(tableId) {
   await ensureAuth();
-  const info = await getInfo();
-  const levels = levelsFrom(info);
   const body = h("main.room");
   clear(app).append(topBar(), body);
   let alive = true;
@@ -457,7 +455,7 @@ async function room(tableId) {
             await api.post(`/api/tables/${tableId}/free`, { seat: mine.seat });
             return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16), code });
           }) }, t("moveHere")) : null,
-          s.kind === "empty" && host ? h("button.btn.small.add-bot", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/bot`, { seat: s.seat, level: levels.length ? tbl.bot : undefined })) }, t("addBot")) : null,
+          s.kind === "empty" && host ? h("button.btn.small.add-bot", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/bot`, { seat: s.seat })) }, t("addBot")) : null,
           s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null)),
         // What the coloured dots mean: nothing else on this page says who plays with whom.
         tbl.players === 4 ? h("p.muted.small.teams-legend", {}, t("teamsLegend")) : null),

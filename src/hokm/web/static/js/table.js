@@ -678,8 +678,8 @@ export class Table {
     this.hooks.onAction && this.hooks.onAction({ type: "play", card });
   }
 
-  /** The server refused an action (an engine error code): shake the card and say why. */
-  /** The server's refusal of an action (its code, and the engine's facts: the suit to follow, the card). */
+  /** The server refused an action (an engine error code, with the engine's facts: the suit to follow): shake the
+   *  card and say why. */
   showRefusal({ code, message, suit = null }) {
     const asked = this.refused;
     this.refused = null;
