@@ -170,3 +170,64 @@ async def _wait_for(cond) -> None:  # type: ignore[no-untyped-def]
             return
         await asyncio.sleep(0.005)
     raise TimeoutError("never happened")
+
+
+class _CopyBus(MemoryBus):
+    """The in-process bus, keeping each table batch's copies: which seats got one, and the spectators."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[tuple[list[bool], bool]] = []
+
+    async def publish(self, channel: str, message: dict, *, remote: bool = True) -> None:  # type: ignore[type-arg]
+        if "per_seat" in message:
+            self.batches.append(([bool(c) for c in message["per_seat"]], bool(message["spectator"])))
+        await super().publish(channel, message, remote=remote)
+
+
+def test_copies_are_made_only_for_whom_a_connection_can_take_them(tmp_path: Path) -> None:
+    """A person's seat always gets its copy of a batch; a computer's never (no connection forwards
+    it); the spectators' copy is made while somebody watches on this node, or when another node
+    may hold a watcher."""
+    async def main() -> None:
+        from hokm.engine import Phase
+
+        store = open_storage(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+        await store.init()
+        bus, bots = _CopyBus(), BotPool(2)
+        row = _row("t1", 4)
+        row.seats[0] = row.seats[0] | {"kind": "human", "player_id": "p1", "name": "Sara", "bot": None}
+        row.config["timers"] = {"trump": 60, "play": 60, "discard": 60, "draw": 60}
+        await store.create_table(row)
+        actor = TableActor(row, storage=store, bus=bus, bots=bots, config=CONFIG)
+        actor.watchers_known = True
+        await actor.create()
+        await actor.start(None)
+
+        async def play_once() -> None:
+            await _wait_for(lambda: actor.game is not None and actor.game.phase is not Phase.DEAL
+                            and actor.game.to_move == 0)
+            n = len(bus.batches)
+            await actor.act("p1", actor.game.legal_actions()[0].to_json(), None)
+            await _wait_for(lambda: len(bus.batches) > n)
+
+        await play_once()
+        assert bus.batches and all(seats == [True, False, False, False] and not watched
+                                   for seats, watched in bus.batches)
+        await actor.join("p9", None)  # somebody watches
+        n = len(bus.batches)
+        await play_once()
+        assert all(seats == [True, False, False, False] and watched for seats, watched in bus.batches[n:])
+        await actor.disconnect("p9")
+        n = len(bus.batches)
+        await play_once()
+        assert all(not watched for _, watched in bus.batches[n:])
+        actor.watchers_known = False  # restored here: another node may hold a watcher
+        n = len(bus.batches)
+        await play_once()
+        assert all(watched for _, watched in bus.batches[n:])
+        actor.close()
+        await actor.aclose()
+        await store.close()
+
+    asyncio.run(main())

@@ -260,9 +260,11 @@ class TableActor:
             update = update or TableUpdate()
             update.seats = self.room.stored()
         await self.log.append(rows, update)
-        await self.log.publish(rows, players=self.n, holders=self.room.holders(), views=self.views_json,
+        remote = not self.watchers_known or bool(self.watchers)
+        holders = self.room.holders()
+        await self.log.publish(rows, players=self.n, holders=holders, views=self.views_json,
                                seats=self.room.info(), status=self.status, deadline=self.deadline,
-                               remote=not self.watchers_known or bool(self.watchers))
+                               remote=remote, spectators=remote or self.room.watched(holders))
         if replan:
             self.turns.arm()
 

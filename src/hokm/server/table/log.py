@@ -14,7 +14,7 @@ from typing import Any
 from ..bus import Bus
 from ..redact import public_event, visible_to
 from ..storage import EventRow, Storage, TableUpdate
-from ..wire import event_frames
+from ..wire import Frame, event_frames
 
 #: Events that move the game (an action sent before the latest of them is stale).
 GAME_KINDS = frozenset({"start", "deal", "action", "trick", "hand_over", "game_over"})
@@ -68,15 +68,25 @@ class EventLog:
 
     async def publish(self, rows: list[EventRow], *, players: int, holders: list[str | None],
                       views: Callable[[list[int | None]], list[dict[str, Any]] | None], seats: list[dict[str, Any]],
-                      status: str, deadline: dict[str, Any] | None, remote: bool = True) -> None:
+                      status: str, deadline: dict[str, Any] | None, remote: bool = True,
+                      spectators: bool = True) -> None:
         """One bus message for the batch: a copy per seat and one for spectators, as text.
 
         ``views`` gives the recipients' views (``None`` before the game starts). ``holders`` are
         the player ids of the seats *now*, so a seat that changed hands can never send its view to
         the former occupant. ``remote`` False: no other node has a connection at the table, so the
         message stays on this node.
+
+        Only the copies someone can take are made: none for a seat no person holds (a computer's or
+        an empty one: no connection forwards it), and none for spectators when ``spectators`` is
+        false (no connection watches: the caller knows, as with ``remote`` False). Such a copy is
+        an empty list.
         """
-        recipients: list[int | None] = [*range(players), None]
-        copies = event_frames(rows, recipients, views(recipients), seats, status, deadline)
-        await self.bus.publish(self.channel, {"seq": rows[-1].seq, "per_seat": copies[:players],
-                                              "spectator": copies[players], "holders": holders}, remote=remote)
+        recipients: list[int | None] = [seat for seat in range(players) if holders[seat] is not None]
+        if spectators:
+            recipients.append(None)
+        made = event_frames(rows, recipients, views(recipients), seats, status, deadline) if recipients else []
+        copies: dict[int | None, list[Frame]] = dict(zip(recipients, made))
+        await self.bus.publish(self.channel, {"seq": rows[-1].seq,
+                                              "per_seat": [copies.get(seat, []) for seat in range(players)],
+                                              "spectator": copies.get(None, []), "holders": holders}, remote=remote)

@@ -49,6 +49,11 @@ class Room:
         """The player id holding each seat (``None``: a bot or nobody)."""
         return [s.player_id if s.human else None for s in self.seats]
 
+    def watched(self, holders: list[str | None]) -> bool:
+        """Whether a connection on this node belongs to someone holding none of the seats ``holders``
+        (a spectator's)."""
+        return any(pid not in holders for pid in self._conns)
+
     def empty(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind is SeatKind.EMPTY]
 
