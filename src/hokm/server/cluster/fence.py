@@ -21,6 +21,15 @@ from ..storage import StorageError
 from ..storage.metadata import table_owners
 from ..storage.sql import SqlStorage
 
+#: The stored fences of a group's tables, locked until the appends commit. Built once: every group
+#: commit runs it, and building a statement (and its cache key) each time cost more than running it.
+#: On PostgreSQL one statement text serves any number of tables (``= ANY(array)``): an IN list of
+#: each length is a new statement for it to prepare.
+_FENCES_PG = select(table_owners.c.table_id, table_owners.c.fence).where(
+    table_owners.c.table_id == any_(bindparam("ids", type_=ARRAY(String)))).with_for_update()
+_FENCES = select(table_owners.c.table_id, table_owners.c.fence).where(
+    table_owners.c.table_id.in_(bindparam("ids", expanding=True))).with_for_update()
+
 
 class FencedError(StorageError):
     """This node's fence is no longer the table's latest: another node owns it now."""
@@ -69,15 +78,8 @@ class FencedStorage(SqlStorage):
             if t not in mine:
                 refused[t] = FencedError(f"table {t}: this node does not own it")
         if mine:
-            ids = sorted(mine)
-            if conn.dialect.name == "postgresql":
-                # One statement text for any number of tables (``= ANY(array)``): an IN list of each
-                # length is a new statement for PostgreSQL to prepare.
-                among = table_owners.c.table_id == any_(bindparam("ids", ids, type_=ARRAY(String)))
-            else:
-                among = table_owners.c.table_id.in_(ids)
-            q = select(table_owners.c.table_id, table_owners.c.fence).where(among).with_for_update()
-            stored = {r.table_id: r.fence for r in (await conn.execute(q)).all()}
+            q = _FENCES_PG if conn.dialect.name == "postgresql" else _FENCES
+            stored = {r.table_id: r.fence for r in (await conn.execute(q, {"ids": sorted(mine)})).all()}
             for t, fence in mine.items():
                 if stored.get(t) != fence:
                     self.fences.pop(t, None)
