@@ -98,7 +98,7 @@ class Card(int):
         return CARDS[SUIT_CHARS.index(t[1]) * 13 + RANK_CHARS.index(t[0])]
 
     def __str__(self) -> str:
-        return RANK_CHARS[self % 13] + SUIT_CHARS[self // 13]
+        return _NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -109,6 +109,8 @@ class Card(int):
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
+#: Each card's name ("AS"), made once: views and records name cards on every event.
+_NAMES: tuple[str, ...] = tuple(RANK_CHARS[i % 13] + SUIT_CHARS[i // 13] for i in range(52))
 FULL_DECK_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 

@@ -12,6 +12,7 @@ import json
 import os
 from typing import Any
 
+import orjson
 from sqlalchemy import and_, bindparam, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -22,9 +23,12 @@ from .metadata import game_players, games, players, rating_history, table_events
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text, UTF-8 kept as is (orjson: every stored event passes here)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+#: A group's events (executemany), built once as the statement below.
+_INSERT_EVENTS = insert(table_events)
 #: A table's latest event, for many tables at once (executemany).
 _BUMP = update(tables).where(tables.c.id == bindparam("b_id")).values(seq=bindparam("b_seq"),
                                                                      updated_at=bindparam("b_at"))
@@ -213,7 +217,7 @@ class SqlStorage(Storage):
             rows = [{"table_id": a.table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
                     for a in kept for e in a.events]
             if rows:
-                await conn.execute(insert(table_events), rows)
+                await conn.execute(_INSERT_EVENTS, rows)
             # The common case, a table's latest seq and time, in one statement for the whole group.
             bumps = [{"b_id": a.table_id, "b_seq": a.events[-1].seq, "b_at": a.events[-1].at}
                      for a in kept if a.events and a.update is None]
