@@ -1,6 +1,7 @@
 """Server CPU per action and one node's capacity, this tree against an older one, in one sitting.
 
     python scripts/measure_server.py cpu --before-src /tmp/base/src --out /tmp/cpu
+    python scripts/measure_server.py cluster --before-src /tmp/base/src --out /tmp/cluster
     python scripts/measure_server.py capacity --tables 1000,1500 --before-src /tmp/base/src --out /tmp/cap
     python scripts/measure_server.py capacity --tables 2000 --out /tmp/cap          # this tree only
 
@@ -15,8 +16,12 @@ standard port. One line per run is printed and each run's JSON report is kept in
 ``cpu``: two rounds, alternating, of a saturating load (200 tables, players deciding in 20 ms on
 average, 30 s measured after 5 s): before and after on SQLite, after without permessage-deflate,
 before and after on PostgreSQL, before with two nodes, after with two nodes spread and with
-``--route owner``. ``capacity``: 4-player tables at a human pace (3 s a decision on average),
-60 s measured after 10 s, on SQLite, for each ``--tables`` count.
+``--route owner``. ``cluster``: one PostgreSQL node against two nodes with Redis (players spread
+over both, and each table's players on its owner), two rounds, at a steady load of about 100
+actions a second (100 tables, players deciding in 1 s on average) that leaves the machine's cores
+part idle, so that the CPU per action compares the work and not the contention. ``capacity``:
+4-player tables at a human pace (3 s a decision on average), 60 s measured after 10 s, on SQLite,
+for each ``--tables`` count.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ from typing import Any
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
 SATURATING = ["--tables", "200", "--think", "20", "--duration", "30", "--warmup", "5", "--no-echo"]
+#: A steady load well below what one node sustains (about 100 actions a second), so that neither one
+#: node nor two, beside the load tool, PostgreSQL and Redis, use up the machine's cores.
+STEADY = ["--tables", "100", "--think", "1000", "--duration", "30", "--warmup", "5", "--no-echo"]
 
 
 def fresh_database() -> str:
@@ -70,7 +78,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
     try:
         for i in range(nodes):
             started.append(start_node(f"node{i}", folder, node_env, timeout=600))
-        tool = [sys.executable, __file__, "tool-without-room-code"] if before_src else [sys.executable, "-m", "hokm.cli.main"]
+        tool = ([sys.executable, __file__, "tool-without-room-code"] if before_src and not takes_room_code(before_src)
+                else [sys.executable, "-m", "hokm.cli.main"])
         cmd = [*tool, "loadtest", *[x for n in started for x in ("--url", n.url)],
                *[x for n in started for x in ("--pid", str(n.pid))], *args, "--json"]
         t0 = time.gmtime()
@@ -96,6 +105,14 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
     return report
 
 
+def takes_room_code(src: str) -> bool:
+    """Whether the server in ``src`` accepts the room code in ``sit`` (later trees do)."""
+    protocol = Path(src) / "hokm" / "server" / "protocol.py"
+    text = protocol.read_text(encoding="utf-8")
+    sit = text[text.index("class SitRequest"):]
+    return "code:" in sit[:sit.index("\nclass ")]
+
+
 def tool_without_room_code(argv: list[str]) -> int:
     """``hokm`` with the load tool's ``sit`` leaving out the room code, for servers that predate it."""
     import hokm.loadtest.client as client
@@ -116,7 +133,7 @@ def main() -> int:
     if sys.argv[1:2] == ["tool-without-room-code"]:
         return tool_without_room_code(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("cpu", "capacity"))
+    p.add_argument("what", choices=("cpu", "cluster", "capacity"))
     p.add_argument("--before-src", default=None, help="the older tree's src folder (leave out: this tree only)")
     p.add_argument("--tables", default="1000", help="capacity: table counts, comma-separated")
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
@@ -137,6 +154,14 @@ def main() -> int:
                 run(f"r{r}-before-2nodes", a.out, before_src=before, nodes=2, args=SATURATING)
             run(f"r{r}-after-2nodes-spread", a.out, before_src=None, nodes=2, args=SATURATING)
             run(f"r{r}-after-2nodes-owner", a.out, before_src=None, nodes=2, args=[*SATURATING, "--route", "owner"])
+    elif a.what == "cluster":
+        for r in (1, 2):
+            for label, src in (("before", before), ("after", None)):
+                if label == "before" and not before:
+                    continue
+                run(f"r{r}-{label}-pg", a.out, before_src=src, pg=True, args=STEADY)
+                run(f"r{r}-{label}-2nodes-spread", a.out, before_src=src, nodes=2, args=STEADY)
+                run(f"r{r}-{label}-2nodes-owner", a.out, before_src=src, nodes=2, args=[*STEADY, "--route", "owner"])
     else:
         for tables in [int(x) for x in a.tables.split(",")]:
             human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo"]
