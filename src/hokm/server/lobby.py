@@ -87,8 +87,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ actors
     def _actor(self, row: TableRow) -> TableActor:
-        return TableActor(row, storage=self.storage, bus=self.bus, bots=self.bots, config=self.config,
-                          on_over=self._over)
+        actor = TableActor(row, storage=self.storage, bus=self.bus, bots=self.bots, config=self.config,
+                           on_over=self._over)
+        actor.watchers_known = True  # one node: every connection joins through it
+        return actor
 
     def _over(self, actor: TableActor) -> None:
         """Keep a finished table in memory a while (late joins, record links), then drop it."""

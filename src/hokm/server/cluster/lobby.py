@@ -211,6 +211,7 @@ class ClusterLobby(Lobby):
     def _actor(self, row: TableRow) -> TableActor:
         actor = super()._actor(row)
         actor.node = self.node
+        actor.watchers_known = False  # until made here (_new_table): other nodes' connections joined elsewhere
         return actor
 
     def local(self, table_id: str) -> TableActor | None:
