@@ -1,9 +1,10 @@
 """A table's event log: numbered events, **stored before they are published**, kept for resyncs.
 
 Each batch is one transaction in storage, then one message on the bus channel ``table:<id>``
-holding a copy per seat and one for spectators (:func:`~hokm.server.redact.public_event` builds
-each recipient's copy of an event, :func:`~hokm.server.wire.event_frames` encodes them once); each
-connection forwards the copy of the seat its player holds at that moment.
+holding a copy per seat and one for spectators, each made only when a connection can take it
+(:func:`~hokm.server.redact.public_event` builds each recipient's copy of an event,
+:func:`~hokm.server.wire.event_frames` encodes them once); each connection forwards the copy of the
+seat its player holds at that moment.
 """
 
 from __future__ import annotations
