@@ -68,9 +68,25 @@ def test_an_unfinished_game_is_offered_first_on_the_home_page(server, open_page)
     assert tbl["table_id"][:6] not in text and "Computer" in text, text
     # Names are joined by a comma: a middle dot between "Computer 2" and "Computer 3" reads as a zero in Persian.
     assert "Computer 2, Computer 3" in text and "\u00b7" not in text, text
+    # What the game is: how many play and when it began (today: the time alone).
+    assert "3 players, started " in text and text.count(":") >= 2, text
     shot(page, "phone-en-resume")
     page.click("[data-testid=resume] .resume-btn")
     wait_view(page, f"window.hokmDebug.sock.tableId === {tbl['table_id']!r}")
+
+
+def test_two_unfinished_games_are_told_apart_in_persian(server, open_page):
+    page = open_page(server + "/", viewport=PHONE, settings={"nickname": "رویا", "lang": "fa"})
+    new_table(page, server, players=3)
+    new_table(page, server, players=4)
+    page.goto(server + "/#/")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=resume]').length === 2", timeout=10000)
+    panels = page.locator("[data-testid=resume] .resume-what").all_inner_texts()
+    # Each names its own size in Persian digits, then when it began, after a Persian comma.
+    assert sorted(p.split("،")[0] for p in panels) == ["۳ نفره", "۴ نفره"], panels
+    assert all("، شروع " in p and not bad_numbers(p) for p in panels), panels
+    assert len(set(page.locator("[data-testid=resume]").all_inner_texts())) == 2
+    shot(page, "phone-fa-two-games")
 
 
 # The chosen cards' boxes and their ✓ badges (an ::after box laid out from the card's own box), with what lies

@@ -3,7 +3,7 @@
 // the settings panel, and the glue between the server connection and the table view.
 
 import { h, clear } from "./dom.js";
-import { t, num, sep, scoreGap, dateTime, getLang, errorText, typedCode, botName } from "./i18n.js";
+import { t, num, sep, scoreGap, dateTime, shortWhen, getLang, errorText, typedCode, botName } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { faceUrl } from "./cards.js";
@@ -313,8 +313,11 @@ async function loadResume(main) {
     const others = tbl.seats.filter((s) => s.player_id !== api.auth.player_id && s.kind !== "empty")
       .map((s) => h("bdi", { dir: "auto" }, s.kind === "bot" ? botName(s.seat) : s.name));
     const names = others.flatMap((b, i) => (i ? [sep(), b] : [b]));
+    // Two games at once against the computer would read alike: each says how many play and when it began.
+    const began = tbl.created_at ? [sep(), t("startedAt", { time: shortWhen(new Date(tbl.created_at * 1000)) })] : [];
     main.prepend(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
       h("h2", {}, waiting ? t("roomWaiting") : t("gameInProgress")),
+      h("p.muted.resume-what", {}, t("roomFor", { n: tbl.players }), ...began),
       names.length ? h("p.muted", {}, t("withPlayers"), " ", ...names) : null,
       h("a.btn.primary.big.resume-btn", { href: waiting ? `#/room/${id}` : `#/table/${id}` }, waiting ? t("backToRoom") : t("resume"))));
   }

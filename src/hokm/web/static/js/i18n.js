@@ -226,6 +226,7 @@ export const STRINGS = {
     inviteGone: "This room no longer exists",
     notNow: "Not now: go to the home page",
     gameInProgress: "Your game is still going on",
+    startedAt: "started {time}",
     roomWaiting: "Your room is waiting",
     withPlayers: "At the table:",
     resume: "Go back to the game",
@@ -462,6 +463,7 @@ export const STRINGS = {
     inviteGone: "این اتاق دیگر وجود ندارد",
     notNow: "اکنون نه: رفتن به صفحهٔ نخست",
     gameInProgress: "بازی شما هنوز ادامه دارد",
+    startedAt: "شروع {time}",
     roomWaiting: "اتاق شما در انتظار است",
     withPlayers: "سر میز:",
     resume: "بازگشت به بازی",
@@ -532,6 +534,13 @@ export function decimal(n, digits = 1) {
  * Never a dot: a dot beside a Persian digit reads as a zero ("۱ · امتیاز" looks like "۱۰ امتیاز").
  */
 export function sep() { return lang === "fa" ? "، " : ", "; }
+
+/** A moment in the page's language: the time alone when it is today ("۱۸:۲۷"), else as dateTime(). */
+export function shortWhen(when) {
+  const loc = lang === "fa" ? "fa-IR" : "en-GB";
+  const today = new Date().toDateString() === when.toDateString();
+  return today ? when.toLocaleTimeString(loc, { timeStyle: "short" }) : dateTime(when);
+}
 
 /** A date and time in the page's language, the two joined by sep(): "۱۴۰۵/۹/۵، ۱۸:۲۷" (not the Latin comma
  *  toLocaleString puts there), "05/12/2026, 18:27". */
