@@ -16,21 +16,18 @@ import argparse
 import random
 import time
 import zlib
+from collections.abc import Iterator
 
-from hokm.engine import Game, Phase, Rules
+from hokm.engine import Action, Game, Phase, Rules
 from hokm.engine.view import views_json
 from hokm.server.wire import dumps
 
 
-def streams(games: int) -> list[list[bytes]]:
-    """Each recipient's messages (four seats, then the spectators) over ``games`` random games."""
-    out: list[list[bytes]] = [[] for _ in range(5)]
-    seats = [{"seat": s, "kind": "bot", "name": f"Computer {s + 1}", "bot": "medium", "connected": False,
-              "auto": False} for s in range(4)]
+def random_actions(games: int) -> Iterator[tuple[Game, int, Action]]:
+    """``(game, seat, action)`` after every action of ``games`` random four-player games (seeds 0, 1, ...)."""
     for g in range(games):
         rng = random.Random(g)
         game = Game.new(Rules(players=4), rng=rng)
-        seq = 0
         while not game.is_over:
             if game.phase is Phase.DEAL:  # the next hand
                 game.deal(rng=rng)
@@ -38,14 +35,24 @@ def streams(games: int) -> list[list[bytes]]:
             seat = game.to_move
             action = rng.choice(game.legal_actions())
             game.apply(action, seat)
-            seq += 1
-            for i, view in enumerate(views_json(game, [0, 1, 2, 3, None])):
-                message = {"v": 1, "type": "event", "seq": seq, "at": 1764288000.0 + seq,
-                           "event": {"kind": "action", "seat": seat, "action": action.to_json()},
-                           "view": view, "seats": seats, "status": "playing",
-                           "deadline": {"seat": game.to_move, "kind": "play", "at": 1764288020.5 + seq,
-                                        "seconds": 20.0}}
-                out[i].append(dumps(message).encode())
+            yield game, seat, action
+
+
+def streams(games: int) -> list[list[bytes]]:
+    """Each recipient's messages (four seats, then the spectators) over ``games`` random games."""
+    out: list[list[bytes]] = [[] for _ in range(5)]
+    seats = [{"seat": s, "kind": "bot", "name": f"Computer {s + 1}", "bot": "medium", "connected": False,
+              "auto": False} for s in range(4)]
+    seq = 0
+    for game, seat, action in random_actions(games):
+        seq += 1
+        for i, view in enumerate(views_json(game, [0, 1, 2, 3, None])):
+            message = {"v": 1, "type": "event", "seq": seq, "at": 1764288000.0 + seq,
+                       "event": {"kind": "action", "seat": seat, "action": action.to_json()},
+                       "view": view, "seats": seats, "status": "playing",
+                       "deadline": {"seat": game.to_move, "kind": "play", "at": 1764288020.5 + seq,
+                                    "seconds": 20.0}}
+            out[i].append(dumps(message).encode())
     return out
 
 

@@ -13,10 +13,11 @@ each, the fastest of ``--repeat`` passes over the same actions.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
-from hokm.engine import Game, Phase, Rules
+from measure_deflate import random_actions
+
+from hokm.engine import Game
 from hokm.engine.view import views_json
 from hokm.server.storage import EventRow
 from hokm.server.wire import event_frames
@@ -27,22 +28,9 @@ SEATS = [{"seat": s, "kind": "bot", "player_id": None, "name": f"Computer {s + 1
 
 def positions(games: int) -> list[tuple[Game, list[EventRow]]]:
     """Each action of ``games`` random games: the game after it (a copy) and its event rows."""
-    out: list[tuple[Game, list[EventRow]]] = []
-    seq = 0
-    for g in range(games):
-        rng = random.Random(g)
-        game = Game.new(Rules(players=4), rng=rng)
-        while not game.is_over:
-            if game.phase is Phase.DEAL:
-                game.deal(rng=rng)
-                continue
-            seat = game.to_move
-            action = rng.choice(game.legal_actions())
-            game.apply(action, seat)
-            seq += 1
-            rows = [EventRow("t", seq, "action", {"seat": seat, "action": action.to_json(), "by": "player"}, 1.0)]
-            out.append((game.copy(), rows))
-    return out
+    return [(game.copy(), [EventRow("t", seq, "action", {"seat": seat, "action": action.to_json(), "by": "player"},
+                                    1.0)])
+            for seq, (game, seat, action) in enumerate(random_actions(games), 1)]
 
 
 def per_action(actions: list[tuple[Game, list[EventRow]]], recipients: list[int | None], repeat: int) -> float:
