@@ -139,10 +139,28 @@ def test_the_miniature_faces_draw_court_figures(server, open_page):
     assert page.evaluate("JSON.parse(localStorage.getItem('hokm.settings.v1')).faces") == "miniature"
 
 
-def _my_turn_to_play(page) -> None:  # type: ignore[no-untyped-def]
-    """Start a four-player game against the computer and wait until the hand is ours to play."""
-    page.fill("#nickname", "سارا" if page.evaluate("document.documentElement.lang") == "fa" else "Sara")
-    page.click("#play-computer")
+# A four-player game against the computer made through the API, with the given timers.
+GAME_WITH_TIMERS = """async ([name, timers]) => {
+    const { Api } = await import('./js/net.js');
+    const api = new Api();
+    await api.ensureGuest(name);
+    return (await api.post('/api/tables', { mode: 'computer', players: 4, timers, rules: { target_points: 7 } })).table_id;
+}"""
+
+
+def _my_turn_to_play(page, timers: dict | None = None) -> None:  # type: ignore[no-untyped-def]
+    """Start a four-player game against the computer and wait until the hand is ours to play.
+
+    ``timers``: the game is made with them (through the API) instead of the home page's defaults, for a
+    test that looks at the table longer than a turn's 20 s."""
+    name = "سارا" if page.evaluate("document.documentElement.lang") == "fa" else "Sara"
+    page.fill("#nickname", name)
+    if timers is None:
+        page.click("#play-computer")
+    else:
+        table_id = page.evaluate(GAME_WITH_TIMERS, [name, timers])
+        origin = page.evaluate("location.origin")
+        page.goto(f"{origin}/index.html#/table/{table_id}")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=30000)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -307,7 +325,8 @@ def test_text_on_every_theme_reads_at_4_5_to_1(server, open_page, locale):
     the text (a thin line of ornament under a stroke)."""
     page = open_page(server + "/", viewport={"width": 390, "height": 844}, locale=locale)
     page.wait_for_selector("#nickname")
-    _my_turn_to_play(page)
+    # Every theme at three sizes takes longer than a turn's 20 s on a slow machine: the turn must not pass.
+    _my_turn_to_play(page, timers={"trump": 600, "play": 600, "discard": 600, "draw": 600})
     themes = in_app(page, "async () => Object.keys((await mod('themes.js')).THEMES)")
     # At your turn the status line is empty: give it the words it says while another player is waited for.
     waiting = in_app(page, "async () => (await mod('i18n.js')).t('waitingFor', { name: window.hokmDebug.table.nameOf(1) })")
