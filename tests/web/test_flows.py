@@ -13,17 +13,18 @@ from .test_table import wait_view
 
 pytestmark = pytest.mark.browser
 
-NEW_TABLE = """async ([players, mode, target]) => {
+NEW_TABLE = """async ([players, mode, target, timers]) => {
     const { Api } = await import('./js/net.js');
     const api = new Api();
     const me = JSON.parse(localStorage.getItem('hokm.settings.v1') || '{}').nickname || 'Sara';
     await api.ensureGuest(me);
-    return api.post('/api/tables', { mode, players, bot: 'random', rules: { target_points: target } });
+    return api.post('/api/tables', { mode, players, bot: 'random', rules: { target_points: target }, timers: timers || undefined });
 }"""
 
 
-def new_table(page, server: str, players: int = 4, mode: str = "computer", target: int = 7) -> dict:  # type: ignore[no-untyped-def]
-    tbl = page.evaluate(NEW_TABLE, [players, mode, target])
+def new_table(page, server: str, players: int = 4, mode: str = "computer", target: int = 7,  # type: ignore[no-untyped-def]
+              timers: dict | None = None) -> dict:
+    tbl = page.evaluate(NEW_TABLE, [players, mode, target, timers])
     if mode == "computer":
         page.goto(f"{server}/index.html#/table/{tbl['table_id']}")
         wait_view(page, "v.seat !== null")
@@ -68,8 +69,8 @@ def test_an_unfinished_game_is_offered_first_on_the_home_page(server, open_page)
     assert tbl["table_id"][:6] not in text and "Computer" in text, text
     # Names are joined by a comma: a middle dot between "Computer 2" and "Computer 3" reads as a zero in Persian.
     assert "Computer 2, Computer 3" in text and "\u00b7" not in text, text
-    # What the game is: how many play and when it began (today: the time alone).
-    assert "3 players, started " in text and text.count(":") >= 2, text
+    # What the game is: how many play and since when (today: the time alone).
+    assert "3 players, since " in text and text.count(":") >= 2, text
     shot(page, "phone-en-resume")
     page.click("[data-testid=resume] .resume-btn")
     wait_view(page, f"window.hokmDebug.sock.tableId === {tbl['table_id']!r}")
@@ -82,9 +83,9 @@ def test_two_unfinished_games_are_told_apart_in_persian(server, open_page):
     page.goto(server + "/#/")
     page.wait_for_function("() => document.querySelectorAll('[data-testid=resume]').length === 2", timeout=10000)
     panels = page.locator("[data-testid=resume] .resume-what").all_inner_texts()
-    # Each names its own size in Persian digits, then when it began, after a Persian comma.
+    # Each names its own size in Persian digits, then since when, after a Persian comma.
     assert sorted(p.split("،")[0] for p in panels) == ["۳ نفره", "۴ نفره"], panels
-    assert all("، شروع " in p and not bad_numbers(p) for p in panels), panels
+    assert all("، از " in p and not bad_numbers(p) for p in panels), panels
     assert len(set(page.locator("[data-testid=resume]").all_inner_texts())) == 2
     shot(page, "phone-fa-two-games")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import APP_MODULE, ARTIFACTS, DESKTOP, act_once, shot, table_view
+from .test_flows import new_table
 
 pytestmark = pytest.mark.browser
 
@@ -139,15 +140,6 @@ def test_the_miniature_faces_draw_court_figures(server, open_page):
     assert page.evaluate("JSON.parse(localStorage.getItem('hokm.settings.v1')).faces") == "miniature"
 
 
-# A four-player game against the computer made through the API, with the given timers.
-GAME_WITH_TIMERS = """async ([name, timers]) => {
-    const { Api } = await import('./js/net.js');
-    const api = new Api();
-    await api.ensureGuest(name);
-    return (await api.post('/api/tables', { mode: 'computer', players: 4, timers, rules: { target_points: 7 } })).table_id;
-}"""
-
-
 def _my_turn_to_play(page, timers: dict | None = None) -> None:  # type: ignore[no-untyped-def]
     """Start a four-player game against the computer and wait until the hand is ours to play.
 
@@ -158,9 +150,7 @@ def _my_turn_to_play(page, timers: dict | None = None) -> None:  # type: ignore[
     if timers is None:
         page.click("#play-computer")
     else:
-        table_id = page.evaluate(GAME_WITH_TIMERS, [name, timers])
-        origin = page.evaluate("location.origin")
-        page.goto(f"{origin}/index.html#/table/{table_id}")
+        new_table(page, page.evaluate("location.origin"), players=4, timers=timers)
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=30000)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

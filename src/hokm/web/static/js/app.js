@@ -313,8 +313,9 @@ async function loadResume(main) {
     const others = tbl.seats.filter((s) => s.player_id !== api.auth.player_id && s.kind !== "empty")
       .map((s) => h("bdi", { dir: "auto" }, s.kind === "bot" ? botName(s.seat) : s.name));
     const names = others.flatMap((b, i) => (i ? [sep(), b] : [b]));
-    // Two games at once against the computer would read alike: each says how many play and when it began.
-    const began = tbl.created_at ? [sep(), t("startedAt", { time: shortWhen(new Date(tbl.created_at * 1000)) })] : [];
+    // Two games at once against the computer would read alike: each says how many play and since when (a
+    // room waiting for players has not started: "since" fits it and a game alike).
+    const began = tbl.created_at ? [sep(), t("since", { time: shortWhen(new Date(tbl.created_at * 1000)) })] : [];
     main.prepend(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
       h("h2", {}, waiting ? t("roomWaiting") : t("gameInProgress")),
       h("p.muted.resume-what", {}, t("roomFor", { n: tbl.players }), ...began),
