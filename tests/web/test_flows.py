@@ -64,7 +64,7 @@ def test_an_unfinished_game_is_offered_first_on_the_home_page(server, open_page)
     page.goto(server + "/#/")
     page.wait_for_selector("[data-testid=resume]", timeout=10000)
     first = page.evaluate("document.querySelector('main.home').firstElementChild.dataset.testid")
-    assert first == "resume" and in_viewport(page, "[data-testid=resume] .resume-btn")
+    assert first == "resumes" and in_viewport(page, "[data-testid=resume] .resume-btn")
     text = page.locator("[data-testid=resume]").inner_text()
     assert tbl["table_id"][:6] not in text and "Computer" in text, text
     # Names are joined by a comma: a middle dot between "Computer 2" and "Computer 3" reads as a zero in Persian.
@@ -87,6 +87,11 @@ def test_two_unfinished_games_are_told_apart_in_persian(server, open_page):
     assert sorted(p.split("،")[0] for p in panels) == ["۳ نفره", "۴ نفره"], panels
     assert all("، از " in p and not bad_numbers(p) for p in panels), panels
     assert len(set(page.locator("[data-testid=resume]").all_inner_texts())) == 2
+    # One under the other at every width, never one over the other (a wide page's grid has one cell for them).
+    for size in ({"width": 390, "height": 844}, {"width": 1440, "height": 900}):
+        page.set_viewport_size(size)
+        boxes = [page.locator("[data-testid=resume]").nth(i).bounding_box() for i in range(2)]
+        assert boxes[0]["y"] + boxes[0]["height"] <= boxes[1]["y"], (size, boxes)
     shot(page, "phone-fa-two-games")
 
 

@@ -316,7 +316,10 @@ async function loadResume(main) {
     // Two games at once against the computer would read alike: each says how many play and since when (a
     // room waiting for players has not started: "since" fits it and a game alike).
     const began = tbl.created_at ? [sep(), t("since", { time: shortWhen(new Date(tbl.created_at * 1000)) })] : [];
-    main.prepend(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
+    // One column for them all: on a wide page the home's grid gives them one cell, where two panels lay on each other.
+    let list = main.querySelector(":scope > .resumes");
+    if (!list) { list = h("div.resumes", { dataset: { testid: "resumes" } }); main.prepend(list); }
+    list.prepend(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
       h("h2", {}, waiting ? t("roomWaiting") : t("gameInProgress")),
       h("p.muted.resume-what", {}, t("roomFor", { n: tbl.players }), ...began),
       names.length ? h("p.muted", {}, t("withPlayers"), " ", ...names) : null,
