@@ -579,8 +579,14 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
     ranks = ZERO
     cut = False
     bit_hand = hands[mover]
+    # DDS's lowest winning rank: once a card failed, the cards of its suit below every rank the
+    # results so far depended on (the card itself among them) would fail the same way
+    skip = ZERO
+    seen = 0
     for mi in range(count):
         c = moves[mi]
+        if (skip >> c) & 1:
+            continue
         hands[mover] = bit_hand ^ (np.int64(1) << c)
         trick[ntrick] = c
         if ntrick + 1 == n:
@@ -606,6 +612,13 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
             cut = True
             break
         ranks |= v & CARDS52
+        s = c // 13
+        if not (seen >> s) & 1:
+            sr = (ranks >> (13 * s)) & SUIT
+            low = low_bit(sr) if sr else 13
+            if c % 13 < low:
+                seen |= 1 << s
+                skip |= ((np.int64(1) << low) - 1) << (13 * s)
 
     if ntrick == 0 and not tt[ABORTED, 0]:
         # record the bound for side 0 within this horizon, under the ranks that decided it
