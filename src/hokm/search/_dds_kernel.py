@@ -456,6 +456,7 @@ def quick_tricks(hands, leader, trump, n, team):
 
 
 # ----------------------------------------------------------------------------- two sides
+KILLER = 31  # the slot of a ply's 32 move-list values that holds its killer lead (-1: none)
 TRUE = np.int64(1) << 62  # the answer bit of a two-side search result; the low 52 bits are ranks
 CARDS52 = (np.int64(1) << 52) - 1
 
@@ -468,7 +469,8 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
     Returns :data:`TRUE` or 0, or'ed with the cards whose ranks decided the answer (DDS's
     winning ranks): a table entry then holds for every position that agrees on the suit lengths
     and on who holds those ranks (and everything above them) in each suit. ``buf`` holds the move
-    lists, 32 values per ply.
+    lists, 32 values per ply; the last of them (:data:`KILLER`) keeps, from one search of that ply
+    to the next, the last lead that cut one off, tried next after the table's best lead.
     """
     tt[NODES, 0] += 1
     if tt[LIMIT, 0] and tt[NODES, 0] > tt[LIMIT, 0]:
@@ -572,6 +574,8 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
     maximizing = side_of(mover, n) == side
     moves = buf[32 * ply:32 * ply + 32]
     count = gen_moves(hands, trick, ntrick, leader, trump, n, team, moves)
+    if ntrick == 0 and moves[KILLER] >= 0:
+        promote(moves, count, moves[KILLER])
     if best_hint >= 0:
         promote(moves, count, best_hint)
     result = not maximizing
@@ -610,6 +614,8 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
             best = c
             ranks = v & CARDS52
             cut = True
+            if ntrick == 0:
+                moves[KILLER] = c
             break
         ranks |= v & CARDS52
         s = c // 13
@@ -662,6 +668,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
 def ge2(hands, trick, ntrick, leader, trump, n, side, need, horizon, tt):
     """Two sides: can side ``side`` take at least ``need`` of the next ``horizon`` tricks?"""
     buf = np.empty(32 * 64, dtype=np.int64)  # move lists: every ply writes its own before reading
+    buf[KILLER::32] = -1  # no lead has cut off at any ply yet
     team = side_seats(side, n)
     return (search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, tt, buf, ZERO) & TRUE) != 0
 
