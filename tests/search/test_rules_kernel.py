@@ -182,3 +182,16 @@ def test_no_kernel_writes_a_rule_of_its_own(kernel: str) -> None:
     assert sorted(written_out) == [("end of a hand", 3), ("following suit", 2), ("points of a kot", 5),
                                    ("side of a seat", 3), ("tricks of a three-player hand", 5),
                                    ("winner of a trick", 3)]
+
+
+def test_bit_helpers_agree_with_python_on_every_bit_and_random_hands() -> None:
+    """high_bit, low_bit and popcount (LLVM intrinsics) on single bits, runs and random 52-bit masks."""
+    import random
+
+    rng = random.Random(3)
+    values = [1 << b for b in range(63)] + [(1 << b) - 1 for b in range(1, 63)]
+    values += [rng.getrandbits(52) | 1 << rng.randrange(52) for _ in range(2000)]
+    for x in values:
+        assert rk.high_bit(x) == x.bit_length() - 1, x
+        assert rk.low_bit(x) == (x & -x).bit_length() - 1, x
+        assert rk.popcount(x) == bin(x).count("1"), x

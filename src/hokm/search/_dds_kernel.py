@@ -52,6 +52,7 @@ from ._rules_kernel import (
     legal_mask,
     low_bit,
     partner_of,
+    popcount,
     side_of,
     side_seats,
     trick_winner,
@@ -103,14 +104,6 @@ PEXT_LO, PEXT_HI, POP7 = _pext_tables()
 
 
 # ----------------------------------------------------------------------------- bit helpers
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
 @njit(cache=True, inline="always")
 def squeeze(x, alive):
     """Relative ranks: the bits of ``x`` with the dead ranks of each suit removed (DDS keys).

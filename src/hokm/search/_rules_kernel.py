@@ -20,7 +20,9 @@ rule inlined into their own code (``inline="always"``), as fast as if they had w
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
 
 from .prepare import check_kernel_cache
 
@@ -37,34 +39,46 @@ THREE_PLAYER_TRICKS = 17
 
 
 # ----------------------------------------------------------------------------- bit helpers
-@njit(cache=True, inline="always")
+@intrinsic
+def _leading_zeros(typingctx, x):
+    """LLVM's ``ctlz`` on an ``int64`` (one instruction where the processor has it)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _trailing_zeros(typingctx, x):
+    """LLVM's ``cttz`` on an ``int64``."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _population(typingctx, x):
+    """LLVM's ``ctpop`` on an ``int64``."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@njit("i8(i8)", cache=True, inline="always")
 def high_bit(x):
-    """Index of the highest set bit of a non-zero value below 2**53."""
-    n = 0
-    if x >> 32:
-        x >>= 32
-        n += 32
-    if x >> 16:
-        x >>= 16
-        n += 16
-    if x >> 8:
-        x >>= 8
-        n += 8
-    if x >> 4:
-        x >>= 4
-        n += 4
-    if x >> 2:
-        x >>= 2
-        n += 2
-    if x >> 1:
-        n += 1
-    return n
+    """Index of the highest set bit of a non-zero value."""
+    return 63 - _leading_zeros(x)
 
 
-@njit(cache=True, inline="always")
+@njit("i8(i8)", cache=True, inline="always")
 def low_bit(x):
     """Index of the lowest set bit of a non-zero value."""
-    return high_bit(x & -x)
+    return _trailing_zeros(x)
+
+
+@njit("i8(i8)", cache=True, inline="always")
+def popcount(x):
+    """Number of set bits of a non-negative value."""
+    return _population(x)
 
 
 # ----------------------------------------------------------------------------- seats
