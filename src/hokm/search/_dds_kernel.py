@@ -207,57 +207,57 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                     else:
                         opp_ruff = True
         prev_mine = False
-        r = top_alive
-        while r >= 0:
-            if (al >> r) & 1:
-                if (mine >> r) & 1:
-                    if not prev_mine:
-                        card = 13 * s + r
-                        # --- ordering score
-                        sc = 0
-                        if ntrick == 0:
-                            if r == top_alive:
-                                if s == trump:
-                                    sc = 62
-                                else:
-                                    sc = 15 if opp_ruff else 70
-                            elif pard_top and not opp_ruff:
-                                sc = 55 - r
-                            elif pard_ruff and not opp_ruff:
-                                sc = 50 - r
+        x = al
+        while x:
+            r = high_bit(x)
+            x ^= np.int64(1) << r
+            if (mine >> r) & 1:
+                if not prev_mine:
+                    card = 13 * s + r
+                    # --- ordering score
+                    sc = 0
+                    if ntrick == 0:
+                        if r == top_alive:
+                            if s == trump:
+                                sc = 62
                             else:
-                                sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
+                                sc = 15 if opp_ruff else 70
+                        elif pard_top and not opp_ruff:
+                            sc = 55 - r
+                        elif pard_ruff and not opp_ruff:
+                            sc = 50 - r
                         else:
-                            takes = beats(card, win_card, trump)
-                            if win_is_partner and not threat:
-                                sc = 40 - r - (20 if s == trump else 0)
-                                if takes:
-                                    sc -= 5
-                            elif win_is_partner:
-                                # partner may be overtaken: try our top card, else low
-                                if takes and r == top_alive:
-                                    sc = 50
-                                else:
-                                    sc = 30 - r - (20 if s == trump else 0)
-                            elif takes:
-                                sc = 60 - r - (8 if s == trump and led != trump else 0)
-                                if not last and r != top_alive:
-                                    sc -= 10
+                            sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
+                    else:
+                        takes = beats(card, win_card, trump)
+                        if win_is_partner and not threat:
+                            sc = 40 - r - (20 if s == trump else 0)
+                            if takes:
+                                sc -= 5
+                        elif win_is_partner:
+                            # partner may be overtaken: try our top card, else low
+                            if takes and r == top_alive:
+                                sc = 50
                             else:
                                 sc = 30 - r - (20 if s == trump else 0)
-                        # insertion into the ordered list
-                        j = count
-                        while j > 0 and moves[12 + j] < sc:
-                            moves[13 + j] = moves[12 + j]
-                            moves[j] = moves[j - 1]
-                            j -= 1
-                        moves[13 + j] = sc
-                        moves[j] = card
-                        count += 1
-                    prev_mine = True
-                else:
-                    prev_mine = False
-            r -= 1
+                        elif takes:
+                            sc = 60 - r - (8 if s == trump and led != trump else 0)
+                            if not last and r != top_alive:
+                                sc -= 10
+                        else:
+                            sc = 30 - r - (20 if s == trump else 0)
+                    # insertion into the ordered list
+                    j = count
+                    while j > 0 and moves[12 + j] < sc:
+                        moves[13 + j] = moves[12 + j]
+                        moves[j] = moves[j - 1]
+                        j -= 1
+                    moves[13 + j] = sc
+                    moves[j] = card
+                    count += 1
+                prev_mine = True
+            else:
+                prev_mine = False
     return count
 
 
@@ -515,7 +515,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
             sq3 = squeeze(hands[3], alive)
         bucket = tt_bucket(tt, key, meta)
         for j in range(bucket, bucket + BUCKET):
-            if tt[C_META, j] != meta or tt[C_KEY, j] != key:
+            if tt[C_KEY, j] != key or tt[C_META, j] != meta:
                 continue
             sig = tt[C_SIG, j]
             if (sq0 & sig) != tt[C_H, j] or (sq1 & sig) != tt[C_H + 1, j] or (sq2 & sig) != tt[C_H + 2, j] \
@@ -626,7 +626,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
         ub0 = horizon
         j = -1
         for k in range(bucket, bucket + BUCKET):
-            if tt[C_META, k] == meta and tt[C_KEY, k] == key and tt[C_SIG, k] == sig \
+            if tt[C_KEY, k] == key and tt[C_META, k] == meta and tt[C_SIG, k] == sig \
                     and tt[C_H, k] == (sq0 & sig) and tt[C_H + 1, k] == (sq1 & sig) \
                     and tt[C_H + 2, k] == (sq2 & sig) and tt[C_H + 3, k] == (sq3 & sig):
                 j = k
@@ -727,7 +727,7 @@ def search3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxma
         sq2 = squeeze(hands[2], alive)
         bucket = tt_bucket(tt, key, meta)
         for j in range(bucket, bucket + BUCKET):
-            if tt[C_META, j] != meta or tt[C_KEY, j] != key:
+            if tt[C_KEY, j] != key or tt[C_META, j] != meta:
                 continue
             sig = tt[C_SIG, j]
             if (sq0 & sig) == tt[C_H, j] and (sq1 & sig) == tt[C_H + 1, j] and (sq2 & sig) == tt[C_H + 2, j]:
