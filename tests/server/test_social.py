@@ -43,7 +43,10 @@ def test_claim_sign_in_on_a_second_client_and_reclaim_the_seat_mid_hand(make_ser
         assert claimed["username"] == "Nima_Tehran" and claimed["player_id"] == phone.id
         again = await phone.http.post("/api/account", json={"username": "Other", "password": PASSWORD})
         assert again.status_code == 409 and again.json()["error"]["code"] == "already_claimed"
-        room = await phone.api("POST", "/api/tables", {"mode": "private", "players": 4}, status=201)
+        # A one-point game: the hand the phone leaves and the laptop takes back is the game's last, so the game
+        # still ends on the laptop, without the computer's slow turns of a whole seven-point game.
+        room = await phone.api("POST", "/api/tables", {"mode": "private", "players": 4,
+                                                       "rules": {"target_points": 1}}, status=201)
         tid = room["table_id"]
         for seat in (1, 2, 3):
             await phone.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
