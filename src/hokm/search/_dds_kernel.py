@@ -145,7 +145,7 @@ def unsqueeze_card(rc, alive):
     return 13 * s + low_bit(m)
 
 
-@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])", cache=True, _nrt=False)
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])", cache=True, _nrt=False, inline="always")
 def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     """Fill ``moves`` with one card per group of equivalent legal cards, best guesses first.
 
