@@ -41,6 +41,8 @@ variants that the cache could not load back).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -66,6 +68,8 @@ from .prepare import check_kernel_cache
 # Before any function is compiled or loaded from the cache: entries compiled with other rules go.
 check_kernel_cache(__name__)
 
+# Options of the search functions: no reference counting (module docstring).
+NO_NRT: dict[str, Any] = {"_nrt": False}
 SUIT = np.int64(0x1FFF)
 ZERO = np.int64(0)  # an int64, not a literal: recursive calls must match the one compiled signature
 # Table layout: TT_COLS rows of int64, one column per entry (so a bucket's keys lie side by side in
@@ -145,7 +149,7 @@ def unsqueeze_card(rc, alive):
     return 13 * s + low_bit(m)
 
 
-@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])", cache=True, _nrt=False, inline="always")
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8[::1])", cache=True, **NO_NRT, inline="always")
 def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     """Fill ``moves`` with one card per group of equivalent legal cards, best guesses first.
 
@@ -265,7 +269,7 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     return count
 
 
-@njit("void(i8[::1], i8, i8)", cache=True, _nrt=False)
+@njit("void(i8[::1], i8, i8)", cache=True, **NO_NRT)
 def promote(moves, count, card):
     """Move ``card`` (if present, or the representative of its group) to the front."""
     for i in range(count):
@@ -361,7 +365,7 @@ def trick_ranks(trick, n, best_card):
 
 
 # ----------------------------------------------------------------------------- quick tricks
-@njit("UniTuple(i8, 2)(i8[::1], i8, i8, i8, i8)", cache=True, _nrt=False)
+@njit("UniTuple(i8, 2)(i8[::1], i8, i8, i8, i8)", cache=True, **NO_NRT)
 def quick_tricks(hands, leader, trump, n, team):
     """Tricks the leader's team can surely take in a row from the lead (a lower bound), and the
     cards whose ranks that depends on.
@@ -458,7 +462,7 @@ TRUE = np.int64(1) << 62  # the answer bit of a two-side search result; the low 
 CARDS52 = (np.int64(1) << 52) - 1
 
 
-@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8)", cache=True, _nrt=False)
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8)", cache=True, **NO_NRT)
 def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, tt, buf, ply):
     """Two sides: can ``side`` (its seats the bits of ``team``) take at least ``need`` of the next
     ``horizon`` tricks?
@@ -677,7 +681,7 @@ Q_REACH = 1  # seat ``m`` has at least ``param`` tricks when the hand ends
 Q_KOT = 2    # the hand ends in a kot by a seat in mask ``param``
 
 
-@njit("i8(i8[::1], i8, i8, i8, i8)", cache=True, _nrt=False)
+@njit("i8(i8[::1], i8, i8, i8, i8)", cache=True, **NO_NRT)
 def question3(t, total, kind, m, param):
     """1 (true), 0 (false) or -1 (not yet known) for the question after a trick."""
     w, kot = decided3(t[0], t[1], t[2], total)
@@ -701,7 +705,7 @@ def question3(t, total, kind, m, param):
     return -1
 
 
-@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8)", cache=True, _nrt=False)
+@njit("i8(i8[::1], i8[::1], i8, i8, i8, i8[::1], i8, i8, i8, i8, i8, i8[:, ::1], i8[::1], i8)", cache=True, **NO_NRT)
 def search3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxmask, tt, buf, ply):
     """Three players: can the seats in ``maxmask`` make the question true against the other(s)?
 
