@@ -18,7 +18,9 @@ the trick in progress is up to three card indices. Two searches share one transp
 
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
 from play are removed), quick tricks and a top-trump "later tricks" bound at the start of each
-trick, lead and follow move ordering with the table's best lead tried first, and the table itself.
+trick, lead and follow move ordering with the table's best lead tried first and the last lead
+that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
+of its suit that no result depended on are skipped; two sides only), and the table itself.
 Its entries are keyed as in Bo Haglund's DDS: every search (``search2``, ``search3``) returns with its
 answer the cards whose ranks decided it ("winning ranks"), and the entry stored at the start of a
 trick holds for every position with the same suit lengths in every hand and the same holders of
