@@ -576,16 +576,19 @@ def test_the_mute_button_is_one_toggle_whose_name_stays(server, open_page):
 
 def test_a_computer_seats_number_stays_on_the_line_of_its_name(server, open_page):
     """On an upright phone in English the side seats are narrow: "Computer 4" wrapped, its number alone on a line
-    under the word. Each seat's name is one line, in both languages."""
+    under the word, and, kept on one line, was cut to "Computer…", which no longer says which computer. Each seat's
+    name is one line and shown whole, in both languages."""
     for lang in ("en", "fa"):
         page = open_page(server + "/", viewport=PHONE, settings={"lang": lang})
         start_vs_computer(page, players=4, nickname="Sara")
         page.wait_for_function("() => document.querySelectorAll('.seat .seat-name').length === 4")
         lines = page.evaluate("""() => [...document.querySelectorAll('.seat .seat-name')].map((e) => {
             const r = document.createRange(); r.selectNodeContents(e);
-            return [e.textContent, new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size]; })""")
-        assert all(n == 1 for _, n in lines), (lang, lines)
-        assert any("\u00a0" in name for name, _ in lines), lines  # the computers' names: word, no-break space, number
+            return [e.textContent, new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size,
+                    e.scrollWidth <= e.clientWidth]; })""")
+        assert all(n == 1 for _, n, _ in lines), (lang, lines)
+        assert all(whole for _, _, whole in lines), (lang, lines)  # no name cut off by its ellipsis
+        assert any("\u00a0" in name for name, _, _ in lines), lines  # the computers' names: word, no-break space, number
 
 
 def test_the_rooms_team_dots_stand_in_one_column(server, open_page):

@@ -455,6 +455,8 @@ async function room(tableId) {
           h("span.seat-who", {}, s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? botName(s.seat)
             : [h("bdi", { dir: "auto" }, s.name), s.player_id === me ? ` (${t("you")})` : ""]),
           tbl.players === 4 ? h("span.team-dot", { dataset: { team: tbl.sides[s.seat] }, title: t("teamsLegend") }) : null,
+          // The row's buttons together at its end: on a narrow phone they go under the row as one, not one by one.
+          h("span.seat-actions", {},
           s.kind === "empty" && !seated ? h("button.btn.small.sit", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16), code })) }, t("sitHere")) : null,
           s.kind === "empty" && seated ? h("button.btn.small.move", { type: "button", onclick: act(async () => {
             // Changing seats is leaving one and taking another.
@@ -463,7 +465,7 @@ async function room(tableId) {
             return api.post(`/api/tables/${tableId}/sit`, { seat: s.seat, seed: randomHex(16), code });
           }) }, t("moveHere")) : null,
           s.kind === "empty" && host ? h("button.btn.small.add-bot", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/bot`, { seat: s.seat })) }, t("addBot")) : null,
-          s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null)),
+          s.kind !== "empty" && (host || s.player_id === me) && !(host && s.player_id === me) ? h("button.btn.small.free", { type: "button", onclick: act(() => api.post(`/api/tables/${tableId}/free`, { seat: s.seat })) }, s.player_id === me ? t("leaveSeat") : t("removeBot")) : null))),
         // What the coloured dots mean: nothing else on this page says who plays with whom.
         tbl.players === 4 ? h("p.muted.small.teams-legend", {}, t("teamsLegend")) : null),
       host ? h("button.btn.primary.big#start-game", { type: "button", disabled: tbl.seats.some((s) => s.kind === "empty"), onclick: act(() => api.post(`/api/tables/${tableId}/start`, {})) }, t("startGame"))
