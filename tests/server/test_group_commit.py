@@ -126,3 +126,123 @@ def test_a_superseded_fence_refuses_its_table_alone_within_a_group(tmp_path: Pat
         await new.close()
 
     asyncio.run(go())
+
+
+def test_sqlite_event_appends_go_to_their_own_thread_in_one_call_and_a_refusal_stays_alone(tmp_path: Path) -> None:
+    """On a SQLite file a group that only adds events is one call to the appends' thread (no statement
+    through SQLAlchemy's connection). A group holding a taken sequence number is rolled back whole and
+    written again one by one: the other table's events are stored once, the refused one fails alone.
+    Closing the storage ends the thread."""
+    import threading
+
+    from hokm.server.storage.direct import SqliteAppends
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'direct.db'}"
+
+    async def go() -> None:
+        s = SqlStorage(url)
+        await s.init()
+        assert isinstance(s._direct, SqliteAppends)
+        for t in ("a", "b"):
+            await s.create_table(_row(t))
+        statements: list[str] = []
+        from sqlalchemy import event
+
+        event.listen(s._e.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        await s.append_events("a", [_ev("a", 1), _ev("a", 2)])
+        assert statements == []
+        assert [e.seq for e in await s.events("a")] == [1, 2]
+        assert (await s.get_table("a")).seq == 2  # type: ignore[union-attr]
+
+        results = await asyncio.gather(s.append_events("a", [_ev("a", 3)]), s.append_events("b", [_ev("b", 1)]),
+                                       s.append_events("a", [_ev("a", 2)]), return_exceptions=True)
+        assert results[0] is None and results[1] is None
+        assert isinstance(results[2], StorageError) and "event sequence 2 is already taken" in str(results[2])
+        assert [e.seq for e in await s.events("a")] == [1, 2, 3]
+        assert [e.seq for e in await s.events("b")] == [1]
+        assert (await s.get_table("a")).seq == 3  # type: ignore[union-attr]
+        await s.close()
+
+    asyncio.run(go())
+    assert not [t for t in threading.enumerate() if t.name.startswith("hokm-checkpoint")]
+
+
+def test_an_append_that_changes_the_table_row_is_written_through_sqlalchemy_with_its_events(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'update.db'}"
+
+    async def go() -> None:
+        s = SqlStorage(url)
+        await s.init()
+        await s.create_table(_row("t"))
+        seats = [{"seat": 0, "player_id": "p1", "name": "Ali"}]
+        await s.append_events("t", [_ev("t", 1)], TableUpdate(status="playing", seats=seats))
+        row = await s.get_table("t")
+        assert row is not None and row.seq == 1 and row.status == "playing" and row.seats == seats
+        assert await s.tables_of_player("p1") == ["t"]
+        await s.close()
+
+    asyncio.run(go())
+
+
+def test_an_append_waits_for_the_other_connections_write_without_holding_the_event_loop(tmp_path: Path) -> None:
+    """While SQLAlchemy's connection holds SQLite's write lock across awaits, an append neither blocks
+    the loop (which that transaction needs to finish) nor fails: it tries again, and lands after."""
+    from sqlalchemy import update
+
+    from hokm.server.storage.metadata import tables
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'lock.db'}"
+
+    async def go() -> None:
+        s = SqlStorage(url)
+        await s.init()
+        await s.create_table(_row("t"))
+        assert s._direct is not None
+        async with s._e.begin() as conn:
+            await conn.execute(update(tables).where(tables.c.id == "t").values(status="playing"))
+            pending = asyncio.ensure_future(s.append_events("t", [_ev("t", 1)]))
+            ticks = 0
+            for _ in range(20):  # the loop keeps turning meanwhile
+                await asyncio.sleep(0.002)
+                ticks += 1
+            assert ticks == 20 and not pending.done()
+            assert s._direct.lock_waits > 0
+        await asyncio.wait_for(pending, 5)
+        assert [e.seq for e in await s.events("t")] == [1]
+        row = await s.get_table("t")
+        assert row is not None and row.status == "playing" and row.seq == 1
+        await s.close()
+
+    asyncio.run(go())
+
+
+def test_the_appends_log_is_checkpointed_off_the_loop_and_does_not_grow(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The appends' connection never checkpoints itself; every ``CHECKPOINT_EVERY`` commits a thread
+    does, and the log starts again from its beginning instead of growing with every event."""
+    from hokm.server.storage import direct
+
+    monkeypatch.setattr(direct, "CHECKPOINT_EVERY", 20)
+    db = tmp_path / "wal.db"
+
+    async def go() -> None:
+        s = SqlStorage(f"sqlite+aiosqlite:///{db}")
+        await s.init()
+        await s.create_table(_row("t"))
+        assert s._direct is not None
+        sizes = []
+        for seq in range(1, 401):
+            await s.append_events("t", [EventRow("t", seq, "action", {"pad": "x" * 200}, float(seq))])
+            if seq % 20 == 0:
+                for _ in range(500):  # the checkpoint under way finishes (its thread may be slow on a busy machine)
+                    if s._direct._checkpoint is None:
+                        break
+                    await asyncio.sleep(0.01)
+            if seq % 100 == 0:
+                sizes.append((tmp_path / "wal.db-wal").stat().st_size)
+        # 400 commits of a few pages each would be some 5 MB of log; it is started again instead.
+        assert max(sizes) < 1_000_000, sizes
+        assert [e.seq for e in await s.events("t")][-1] == 400
+        await s.close()
+
+    asyncio.run(go())

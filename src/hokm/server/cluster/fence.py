@@ -66,22 +66,28 @@ class FencedStorage(SqlStorage):
     def forget(self, table_id: str) -> None:
         self.fences.pop(table_id, None)
 
+    def _fences(self, table_ids: list[str]) -> tuple[dict[str, BaseException], dict[str, int] | None]:
+        refused: dict[str, BaseException] = {t: FencedError(f"table {t}: this node does not own it")
+                                              for t in table_ids if t not in self.fences}
+        return refused, {t: self.fences[t] for t in table_ids if t in self.fences}
+
+    def _superseded(self, table_id: str, fence: int) -> BaseException:
+        self.fences.pop(table_id, None)
+        return FencedError(f"table {table_id}: fence {fence} was superseded; another node owns it")
+
     async def _guard(self, conn: Any, table_ids: list[str]) -> dict[str, BaseException]:
         """Refuse the tables whose stored fence is no longer this node's; lock the others' rows.
 
         On PostgreSQL ``FOR UPDATE`` holds the fence rows until the appends commit, so a claim
-        waits for them instead of racing them (SQLite has one writer at a time anyway).
+        waits for them instead of racing them (SQLite has one writer at a time anyway). A group of
+        appends that only add events is checked in the statement that writes it instead
+        (:mod:`hokm.server.storage.pg_appends`).
         """
-        refused: dict[str, BaseException] = {}
-        mine = {t: self.fences[t] for t in table_ids if t in self.fences}
-        for t in table_ids:
-            if t not in mine:
-                refused[t] = FencedError(f"table {t}: this node does not own it")
+        refused, mine = self._fences(table_ids)
         if mine:
             q = _FENCES_PG if conn.dialect.name == "postgresql" else _FENCES
             stored = {r.table_id: r.fence for r in (await conn.execute(q, {"ids": sorted(mine)})).all()}
             for t, fence in mine.items():
                 if stored.get(t) != fence:
-                    self.fences.pop(t, None)
-                    refused[t] = FencedError(f"table {t}: fence {fence} was superseded; another node owns it")
+                    refused[t] = self._superseded(t, fence)
         return refused

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from typing import Any
 
 import orjson
@@ -18,8 +19,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .base import EventRow, GameRow, PlayerRow, PlayerUpdate, Storage, StorageError, TableRow, TableUpdate
+from .direct import Compiled, SqliteAppends
 from .group import Append, GroupCommit
 from .metadata import game_players, games, players, rating_history, table_events, table_members, tables, tokens
+from .pg_appends import PgAppends
 
 
 def _dumps(value: Any) -> str:
@@ -29,14 +32,26 @@ def _dumps(value: Any) -> str:
 
 #: A group's events (executemany), built once as the statement below.
 _INSERT_EVENTS = insert(table_events)
+_EVENT_KEYS = ["table_id", "seq", "kind", "payload", "at"]
 #: A table's latest event, for many tables at once (executemany).
 _BUMP = update(tables).where(tables.c.id == bindparam("b_id")).values(seq=bindparam("b_seq"),
                                                                      updated_at=bindparam("b_at"))
 
 
+def is_integrity_error(e: BaseException) -> bool:
+    """A constraint refused the write (as SQLAlchemy, SQLite's driver or asyncpg reports it)."""
+    if isinstance(e, (IntegrityError, sqlite3.IntegrityError)):
+        return True
+    try:
+        from asyncpg.exceptions import IntegrityConstraintViolationError
+    except ImportError:  # the scale extra is not installed: no PostgreSQL
+        return False
+    return isinstance(e, IntegrityConstraintViolationError)
+
+
 def _refusal(a: Append, e: BaseException) -> BaseException:
     """What a single append that failed answers: a taken sequence number is a :class:`StorageError`."""
-    if isinstance(e, IntegrityError):
+    if is_integrity_error(e):
         seq = a.events[0].seq if a.events else "?"
         return StorageError(f"table {a.table_id}: event sequence {seq} is already taken")
     return e
@@ -60,11 +75,24 @@ def engine_options(url: str) -> dict[str, Any]:
     return {}
 
 
+def _event_rows(group: list[Append]) -> list[dict[str, Any]]:
+    return [{"table_id": a.table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
+            for a in group for e in a.events]
+
+
+def _bumps(group: list[Append]) -> list[dict[str, Any]]:
+    """The common case, a table's latest seq and time, in one statement for the whole group."""
+    return [{"b_id": a.table_id, "b_seq": a.events[-1].seq, "b_at": a.events[-1].at}
+            for a in group if a.events and a.update is None]
+
+
 class SqlStorage(Storage):
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine | None = None
         self._appends = GroupCommit(self._write_appends, _refusal)
+        self._direct: SqliteAppends | None = None
+        self._pg: PgAppends | None = None
 
     async def init(self) -> None:
         if self.url.startswith("sqlite"):
@@ -85,10 +113,23 @@ class SqlStorage(Storage):
         async with self.engine.begin() as conn:
             # Kept or throw-away, new or from an older release: the versioned migrations make the schema.
             await conn.run_sync(upgrade_on)
+        file = self.engine.url.database
+        fenced = self._fences([])[1] is not None  # a cluster node: its appends are checked in the transaction
+        if self.engine.dialect.name == "sqlite" and file and file != ":memory:" and not fenced:
+            self._direct = SqliteAppends(file, Compiled(_INSERT_EVENTS, _EVENT_KEYS), Compiled(_BUMP))
+            self._direct.open()
+        if self.engine.dialect.name == "postgresql":
+            self._pg = PgAppends(self.engine.url)
 
     async def close(self) -> None:
         if self.engine is not None:
             await self._appends.drain()
+            if self._direct is not None:
+                self._direct.close()
+                self._direct = None
+            if self._pg is not None:
+                await self._pg.close()
+                self._pg = None
             await self.engine.dispose()
 
     @property
@@ -210,22 +251,41 @@ class SqlStorage(Storage):
         await self._appends.append(table_id, events, update_)
 
     async def _write_appends(self, group: list[Append]) -> dict[int, BaseException]:
-        """One transaction for a group of appends (:class:`~.group.GroupCommit`); the refused ones by index."""
+        """One transaction for a group of appends (:class:`~.group.GroupCommit`); the refused ones by index.
+
+        A group that only adds events (no table row changed but its sequence number) is written
+        without SQLAlchemy: on a SQLite file by :class:`~.direct.SqliteAppends`, on this thread; on
+        PostgreSQL in one statement on a connection of its own (:mod:`.pg_appends`), the fence
+        check included.
+        """
+        if all(a.update is None for a in group) and (self._direct is not None or self._pg is not None):
+            return await self._write_events_only(group)
         async with self._e.begin() as conn:
             refused = await self._guard(conn, sorted({a.table_id for a in group}))
             kept = [a for a in group if a.table_id not in refused]
-            rows = [{"table_id": a.table_id, "seq": e.seq, "kind": e.kind, "payload": _dumps(e.payload), "at": e.at}
-                    for a in kept for e in a.events]
+            rows, bumps = _event_rows(kept), _bumps(kept)
             if rows:
                 await conn.execute(_INSERT_EVENTS, rows)
-            # The common case, a table's latest seq and time, in one statement for the whole group.
-            bumps = [{"b_id": a.table_id, "b_seq": a.events[-1].seq, "b_at": a.events[-1].at}
-                     for a in kept if a.events and a.update is None]
             if bumps:
                 await conn.execute(_BUMP, bumps)
             for a in kept:
                 if a.update is not None:
                     await self._update_table(conn, a)
+        return {i: refused[a.table_id] for i, a in enumerate(group) if a.table_id in refused}
+
+    async def _write_events_only(self, group: list[Append]) -> dict[int, BaseException]:
+        refused, fences = self._fences(sorted({a.table_id for a in group}))
+        kept = [a for a in group if a.table_id not in refused]
+        if kept:
+            rows, bumps = _event_rows(kept), _bumps(kept)
+            if self._direct is not None:
+                await self._direct.write(rows, bumps)
+            else:
+                assert self._pg is not None
+                held = await self._pg.write(rows, bumps, fences)
+                for t, fence in (fences or {}).items():
+                    if held is not None and t not in held:
+                        refused[t] = self._superseded(t, fence)
         return {i: refused[a.table_id] for i, a in enumerate(group) if a.table_id in refused}
 
     async def _update_table(self, conn: Any, a: Append) -> None:
@@ -249,6 +309,15 @@ class SqlStorage(Storage):
         """Hook inside the append transaction: table-ownership fencing (``hokm.server.cluster``) refuses
         there the writes of a node that no longer owns a table (by table id). One process owns every table."""
         return {}
+
+    def _fences(self, table_ids: list[str]) -> tuple[dict[str, BaseException], dict[str, int] | None]:
+        """The appends of ``table_ids`` refused before any is written, and the fence this node holds
+        for each of the others (``None``: appends are not fenced; one process owns every table)."""
+        return {}, None
+
+    def _superseded(self, table_id: str, fence: int) -> BaseException:
+        """What an append answers when the table's stored fence is no longer ``fence``."""
+        return StorageError(f"table {table_id}: fence {fence} was superseded")
 
     async def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[EventRow]:
         q = select(table_events).where(and_(table_events.c.table_id == table_id, table_events.c.seq > after)
