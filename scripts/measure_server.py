@@ -1,6 +1,7 @@
 """Server CPU per action and one node's capacity, this tree against an older one, in one sitting.
 
     python scripts/measure_server.py cpu --before-src /tmp/base/src --out /tmp/cpu
+    python scripts/measure_server.py sqlite --before-src /tmp/base/src --out /tmp/sqlite
     python scripts/measure_server.py cluster --before-src /tmp/base/src --out /tmp/cluster
     python scripts/measure_server.py capacity --tables 1000,1500 --before-src /tmp/base/src --out /tmp/cap
     python scripts/measure_server.py capacity --tables 2000 --out /tmp/cap          # this tree only
@@ -19,7 +20,8 @@ before and after on PostgreSQL, before with two nodes, after with two nodes spre
 ``--route owner``. ``cluster``: one PostgreSQL node against two nodes with Redis (players spread
 over both, and each table's players on its owner), two rounds, at a steady load of about 100
 actions a second (100 tables, players deciding in 1 s on average) that leaves the machine's cores
-part idle, so that the CPU per action compares the work and not the contention. ``capacity``:
+part idle, so that the CPU per action compares the work and not the contention. ``sqlite``: one SQLite node before and after, two rounds, alternating, at the saturating load and at
+the steady one. ``capacity``:
 4-player tables at a human pace (3 s a decision on average), 60 s measured after 10 s, on SQLite,
 for each ``--tables`` count.
 """
@@ -133,7 +135,7 @@ def main() -> int:
     if sys.argv[1:2] == ["tool-without-room-code"]:
         return tool_without_room_code(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("cpu", "cluster", "capacity"))
+    p.add_argument("what", choices=("cpu", "sqlite", "cluster", "capacity"))
     p.add_argument("--before-src", default=None, help="the older tree's src folder (leave out: this tree only)")
     p.add_argument("--tables", default="1000", help="capacity: table counts, comma-separated")
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
@@ -154,6 +156,13 @@ def main() -> int:
                 run(f"r{r}-before-2nodes", a.out, before_src=before, nodes=2, args=SATURATING)
             run(f"r{r}-after-2nodes-spread", a.out, before_src=None, nodes=2, args=SATURATING)
             run(f"r{r}-after-2nodes-owner", a.out, before_src=None, nodes=2, args=[*SATURATING, "--route", "owner"])
+    elif a.what == "sqlite":
+        for r in (1, 2):
+            for label, src in (("before", before), ("after", None)):
+                if label == "before" and not before:
+                    continue
+                run(f"r{r}-{label}-sqlite-saturating", a.out, before_src=src, args=SATURATING)
+                run(f"r{r}-{label}-sqlite-steady", a.out, before_src=src, args=STEADY)
     elif a.what == "cluster":
         for r in (1, 2):
             for label, src in (("before", before), ("after", None)):
