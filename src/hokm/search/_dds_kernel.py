@@ -176,20 +176,28 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
         bi, win_card = current_best(trick, ntrick, trump)
         win_is_partner = ((team >> ((leader + bi) % n)) & 1) == my_team
     last = ntrick == n - 1
-    # can an opponent still to play beat the card now winning?
-    threat = False
+    # the strongest card of each opponent still to play (at most two): its top card of the suit
+    # led, else its top trump (-1: neither). A card none of them beats wins the trick for sure.
+    opp_a = np.int64(-1)
+    opp_b = np.int64(-1)
     if ntrick > 0 and not last:
         for j in range(ntrick + 1, n):
             k = (leader + j) % n
             if ((team >> k) & 1) == my_team:
                 continue
-            # its strongest card here: its top card of the suit led, else its top trump
             follow = (hands[k] >> (13 * led)) & SUIT
             trumps = (hands[k] >> (13 * trump)) & SUIT
+            strongest = np.int64(-1)
             if follow:
-                threat |= beats(13 * led + high_bit(follow), win_card, trump)
+                strongest = 13 * led + high_bit(follow)
             elif trumps:
-                threat |= beats(13 * trump + high_bit(trumps), win_card, trump)
+                strongest = 13 * trump + high_bit(trumps)
+            if opp_a < 0:
+                opp_a = strongest
+            else:
+                opp_b = strongest
+    # can an opponent still to play beat the card now winning?
+    threat = (opp_a >= 0 and beats(opp_a, win_card, trump)) or (opp_b >= 0 and beats(opp_b, win_card, trump))
 
     # moves[13:26] holds the ordering scores (one allocation per node, by the caller)
     count = 0
@@ -240,19 +248,22 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                             sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
                     else:
                         takes = beats(card, win_card, trump)
+                        sure = not ((opp_a >= 0 and beats(opp_a, card, trump))
+                                    or (opp_b >= 0 and beats(opp_b, card, trump)))
                         if win_is_partner and not threat:
                             sc = 40 - r - (20 if s == trump else 0)
                             if takes:
                                 sc -= 5
                         elif win_is_partner:
-                            # partner may be overtaken: try our top card, else low
-                            if takes and r == top_alive:
-                                sc = 50
+                            # partner may be overtaken: our cheapest sure winner, else low
+                            if takes and sure:
+                                sc = 50 - r
                             else:
                                 sc = 30 - r - (20 if s == trump else 0)
                         elif takes:
+                            # the cheapest card that takes, sure winners first
                             sc = 60 - r - (8 if s == trump and led != trump else 0)
-                            if not last and r != top_alive:
+                            if not sure:
                                 sc -= 10
                         else:
                             sc = 30 - r - (20 if s == trump else 0)
