@@ -198,6 +198,11 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                 opp_b = strongest
     # can an opponent still to play beat the card now winning?
     threat = (opp_a >= 0 and beats(opp_a, win_card, trump)) or (opp_b >= 0 and beats(opp_b, win_card, trump))
+    # four players on lead: do the opponents hold a trump?
+    four_lead = n == 4 and ntrick == 0
+    opp_trumps = False
+    if four_lead:
+        opp_trumps = (((hands[(mover + 1) % 4] | hands[(mover + 3) % 4]) >> (13 * trump)) & SUIT) != 0
 
     # moves[13:26] holds the ordering scores (one allocation per node, by the caller)
     count = 0
@@ -237,7 +242,12 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                     if ntrick == 0:
                         if r == top_alive:
                             if s == trump:
-                                sc = 62
+                                # four players: the top trump is a trick whenever it is led, so
+                                # it waits behind the leads that need the timing
+                                if four_lead:
+                                    sc = 40 if opp_trumps else 30
+                                else:
+                                    sc = 62
                             else:
                                 sc = 15 if opp_ruff else 70
                         elif pard_top and not opp_ruff:
@@ -246,6 +256,8 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                             sc = 50 - r
                         else:
                             sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
+                        if four_lead and s == trump and not opp_trumps:
+                            sc -= 20  # nothing to draw
                     else:
                         takes = beats(card, win_card, trump)
                         sure = not ((opp_a >= 0 and beats(opp_a, card, trump))
