@@ -18,8 +18,9 @@ the trick in progress is up to three card indices. Two searches share one transp
 
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
 from play are removed), quick tricks and a top-trump "later tricks" bound at the start of each
-trick, lead and follow move ordering with the table's best lead tried first and the last lead
-that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
+trick, lead and follow move ordering (leads by who holds each suit's top cards, following with
+the cheapest card that no opponent still to play can beat) with the table's best lead tried first
+and the last lead that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
 of its suit that no result depended on are skipped; two sides only), and the table itself.
 Its entries are keyed as in Bo Haglund's DDS: every search (``search2``, ``search3``) returns with its
 answer the cards whose ranks decided it ("winning ranks"), and the entry stored at the start of a
@@ -229,6 +230,14 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                         pard_ruff = True
                     else:
                         opp_ruff = True
+        # four players on lead: the left-hand opponent holds the suit's top card and the partner,
+        # who plays after it, the second: a low lead through it toward the partner
+        finesse = False
+        if four_lead:
+            second = al ^ (np.int64(1) << top_alive)
+            if second and (hands[(mover + 1) % 4] >> (13 * s + top_alive)) & 1 \
+                    and (hands[(mover + 2) % 4] >> (13 * s + high_bit(second))) & 1:
+                finesse = True
         prev_mine = False
         x = al
         while x:
@@ -254,6 +263,8 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                             sc = 55 - r
                         elif pard_ruff and not opp_ruff:
                             sc = 50 - r
+                        elif finesse and not opp_ruff:
+                            sc = 45 - r
                         else:
                             sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
                         if four_lead and s == trump and not opp_trumps:
