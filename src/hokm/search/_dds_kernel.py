@@ -236,7 +236,7 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
         if four_lead:
             second = al ^ (np.int64(1) << top_alive)
             if second and (hands[(mover + 1) % 4] >> (13 * s + top_alive)) & 1 \
-                    and (hands[(mover + 2) % 4] >> (13 * s + high_bit(second))) & 1:
+                    and (hands[partner_of(mover, 4)] >> (13 * s + high_bit(second))) & 1:
                 finesse = True
         prev_mine = False
         x = al
