@@ -38,7 +38,7 @@ def _event(t: str, seq: int) -> EventRow:
 async def measure(storage: Any, label: str, appends: int, group: int, fenced: bool) -> None:
     await storage.init()
     tables = [f"t{i}" for i in range(group)]
-    for i, t in enumerate(tables):
+    for t in tables:
         await storage.create_table(_table(t))
         if fenced:
             await storage.claim(t, 1)
