@@ -231,13 +231,22 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                     else:
                         opp_ruff = True
         # four players on lead: the left-hand opponent holds the suit's top card and the partner,
-        # who plays after it, the second: a low lead through it toward the partner
+        # who plays after it, the second: a low lead through it toward the partner (finesse); an
+        # opponent holds the top card and our side the second and the third: a lead knocks the
+        # top card out and sets up a winner for us (knock_out, on top of the other scores)
         finesse = False
+        knock_out = False
         if four_lead:
             second = al ^ (np.int64(1) << top_alive)
             if second and (hands[(mover + 1) % 4] >> (13 * s + top_alive)) & 1 \
                     and (hands[partner_of(mover, 4)] >> (13 * s + high_bit(second))) & 1:
                 finesse = True
+            ours = ((hands[mover] | hands[(mover + 2) % 4]) >> (13 * s)) & SUIT
+            if second and not (ours >> top_alive) & 1:
+                r2 = high_bit(second)
+                third = second ^ (np.int64(1) << r2)
+                if third and (ours >> r2) & 1 and (ours >> high_bit(third)) & 1:
+                    knock_out = True
         prev_mine = False
         x = al
         while x:
@@ -269,6 +278,8 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                             sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
                         if four_lead and s == trump and not opp_trumps:
                             sc -= 20  # nothing to draw
+                        if knock_out and not opp_ruff:
+                            sc += 15
                     else:
                         takes = beats(card, win_card, trump)
                         sure = not ((opp_a >= 0 and beats(opp_a, card, trump))
