@@ -569,12 +569,18 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
             sq2 = squeeze(hands[2], alive)
             sq3 = squeeze(hands[3], alive)
         bucket = tt_bucket(tt, key, meta)
+        # an entry of the same suit lengths and leader whose cards do not match: its best lead, in
+        # relative ranks, is tried first when no matching entry has one
+        near_hint = np.int64(-1)
         for j in range(bucket, bucket + BUCKET):
             if tt[C_KEY, j] != key or tt[C_META, j] != meta:
                 continue
             sig = tt[C_SIG, j]
             if (sq0 & sig) != tt[C_H, j] or (sq1 & sig) != tt[C_H + 1, j] or (sq2 & sig) != tt[C_H + 2, j] \
                     or (sq3 & sig) != tt[C_H + 3, j]:
+                rc = ((tt[C_VAL, j] >> 16) & 0xFF) - 1
+                if rc >= 0:
+                    near_hint = rc
                 continue
             packed = tt[C_VAL, j]
             lb0 = packed & 0xFF
@@ -592,6 +598,8 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
             rc = ((packed >> 16) & 0xFF) - 1
             if rc >= 0:
                 best_hint = unsqueeze_card(rc, alive)
+        if best_hint < 0 and near_hint >= 0:
+            best_hint = unsqueeze_card(near_hint, alive)
         if full:
             # later tricks: a seat holding the top k trumps wins k tricks some time before the end
             tr = (alive >> (13 * trump)) & SUIT
