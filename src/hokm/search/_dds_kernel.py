@@ -20,7 +20,8 @@ Speed comes from: equivalent cards searched once (cards adjacent in rank once th
 from play are removed), quick tricks and a top-trump "later tricks" bound at the start of each
 trick, lead and follow move ordering (leads by who holds each suit's top cards, following with
 the cheapest card that no opponent still to play can beat) with the table's best lead tried first
-and the last lead that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
+(that of an entry with the same suit lengths when no matching entry has one) and the last lead
+that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
 of its suit that no result depended on are skipped; two sides only), and the table itself.
 Its entries are keyed as in Bo Haglund's DDS: every search (``search2``, ``search3``) returns with its
 answer the cards whose ranks decided it ("winning ranks"), and the entry stored at the start of a
@@ -202,8 +203,10 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     # four players on lead: do the opponents hold a trump?
     four_lead = n == 4 and ntrick == 0
     opp_trumps = False
+    ours_all = np.int64(0)
     if four_lead:
         opp_trumps = (((hands[(mover + 1) % 4] | hands[(mover + 3) % 4]) >> (13 * trump)) & SUIT) != 0
+        ours_all = hands[mover] | hands[partner_of(mover, 4)]
 
     # moves[13:26] holds the ordering scores (one allocation per node, by the caller)
     count = 0
@@ -238,14 +241,13 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
         knock_out = False
         if four_lead:
             second = al ^ (np.int64(1) << top_alive)
-            if second and (hands[(mover + 1) % 4] >> (13 * s + top_alive)) & 1 \
-                    and (hands[partner_of(mover, 4)] >> (13 * s + high_bit(second))) & 1:
-                finesse = True
-            ours = ((hands[mover] | hands[(mover + 2) % 4]) >> (13 * s)) & SUIT
-            if second and not (ours >> top_alive) & 1:
+            if second and not (ours_all >> (13 * s + top_alive)) & 1:
                 r2 = high_bit(second)
+                if (hands[partner_of(mover, 4)] >> (13 * s + r2)) & 1 \
+                        and (hands[(mover + 1) % 4] >> (13 * s + top_alive)) & 1:
+                    finesse = True
                 third = second ^ (np.int64(1) << r2)
-                if third and (ours >> r2) & 1 and (ours >> high_bit(third)) & 1:
+                if third and (ours_all >> (13 * s + r2)) & 1 and (ours_all >> (13 * s + high_bit(third))) & 1:
                     knock_out = True
         prev_mine = False
         x = al
