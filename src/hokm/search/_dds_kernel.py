@@ -205,7 +205,9 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
     opp_trumps = False
     ours_all = np.int64(0)
     if four_lead:
-        opp_trumps = (((hands[(mover + 1) % 4] | hands[(mover + 3) % 4]) >> (13 * trump)) & SUIT) != 0
+        for k in range(4):
+            if ((team >> k) & 1) != my_team and ((hands[k] >> (13 * trump)) & SUIT) != 0:
+                opp_trumps = True
         ours_all = hands[mover] | hands[partner_of(mover, 4)]
 
     # moves[13:26] holds the ordering scores (one allocation per node, by the caller)
