@@ -3,9 +3,9 @@
 Every action a player makes is one append: its events inserted, the table's latest sequence number
 and time updated. Through SQLAlchemy's asyncio layer on SQLite that transaction took eight trips to
 aiosqlite's thread (a cursor made, the statement run and the cursor closed for each statement, the
-commit, the pool's rollback when the connection came back) and SQLAlchemy's work on each: 0.6 to
-0.9 ms of CPU for one append, where SQLite itself spends some twenty microseconds (WAL mode with
-``synchronous=NORMAL`` writes a commit to the log without waiting for the disk).
+commit, the pool's rollback when the connection came back) and SQLAlchemy's work on each: about a
+millisecond of CPU for one append, against about 0.09 ms written as below (``scripts/measure_appends.py``;
+WAL mode with ``synchronous=NORMAL`` writes a commit to the log without waiting for the disk).
 
 :class:`SqliteAppends` keeps a connection of its own to the same database file and writes a whole
 group at once, in one synchronous call: ``BEGIN IMMEDIATE``, one ``executemany`` for the events, one
@@ -84,7 +84,7 @@ class SqliteAppends:
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hokm-checkpoint")
         self._checkpoint: Future[None] | None = None
         self._commits = 0
-        self.lock_waits = 0  # times an append found the other connection writing (for the figures)
+        self.lock_waits = 0  # times an append found the other connection writing
 
     def open(self) -> None:
         # Transactions are begun and ended here explicitly (isolation_level None: no implicit BEGIN).
