@@ -331,9 +331,9 @@ async function loadRecent(box) {
   clear(box);
   if (!api.auth) { box.append(h("p.muted", {}, t("noRecent"))); return; }
   try {
-    const me = await api.get("/api/me").catch(() => null);
     const res = await api.get("/api/me/games?limit=10");
-    if (!res.games.length && !(me && me.tables && me.tables.length)) { box.append(h("p.muted", {}, t("noRecent"))); return; }
+    // Unfinished games have their own panels above; this one says that none has finished yet.
+    if (!res.games.length) { box.append(h("p.muted", {}, t("noRecent"))); return; }
     for (const g of res.games) {
       const when = new Date(g.ended_at * 1000);
       const won = g.player_ids.includes(api.auth.player_id) && sideWon(g);
@@ -354,7 +354,7 @@ async function loadLeaders(box) {
   if (!api.auth) { box.closest(".card-panel").hidden = true; return; }
   try {
     const res = await api.get("/api/leaderboard?limit=10");
-    if (!res.players.length) { box.replaceWith(h("p.muted", {}, t("noRecent"))); return; }
+    if (!res.players.length) { box.replaceWith(h("p.muted.no-leaders", {}, t("noLeaders"))); return; }
     // The rank is drawn by the page in the page's digits: a list marker would put "1." (a dot beside a
     // digit) in front of a Persian line.
     for (const [i, p] of res.players.entries()) {
