@@ -78,11 +78,15 @@ def test_leases_are_exclusive_fenced_renewed_and_expire(redis_url: str, redis_pr
             first = await one.acquire("t")
             assert first is not None and await two.acquire("t") is None
             assert (await two.owner("t")).node == "one"  # type: ignore[union-attr]
+            await r.sadd(one.live_key, "orphan")  # live, with no lease: what a takeover scan takes
+            assert await two.unowned() == ["orphan"]
+            await r.srem(one.live_key, "orphan")
             for _ in range(4):  # renewed past its TTL
                 await asyncio.sleep(0.15)
                 assert await one.renew([first]) == []
+            assert await two.unowned() == []
             await asyncio.sleep(0.45)  # not renewed: gone
-            assert await two.owner("t") is None
+            assert await two.owner("t") is None and await two.unowned() == ["t"]
             second = await two.acquire("t")
             assert second is not None and second.fence > first.fence
             assert await one.renew([first]) == [first]  # the old owner learns it lost the table
@@ -111,6 +115,7 @@ def test_queues_are_shared_and_one_node_matches(redis_url: str, redis_prefix: st
             queued = await b.status("p1", 20)
             assert queued["status"] == "queued" and queued["queued"] == 2 and queued["fill_in"] == 0.0  # group full
             assert await a.lead() and not await b.lead()
+            assert await a.waiting() == {2: 2, 3: 0, 4: 0} and await b.waiting() is None
             group = await a.take_group(2, wait=20)
             assert group is not None and [e.name for e in group] == ["Sara", "Reza"]
             await a.matched("p1", "T1")

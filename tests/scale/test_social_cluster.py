@@ -185,3 +185,32 @@ def test_rematch_across_two_nodes(tmp_path: Path, pg_url: str, redis_url: str, r
     logs = "".join(n.log.read_text(errors="replace") for n in cluster.nodes)
     assert logs.count("lost the lease") < 5, logs[-3000:]
     assert "Traceback" not in logs, logs[-3000:]
+
+
+def test_public_queue_pairs_players_queued_through_either_node(tmp_path: Path, pg_url: str, redis_url: str,
+                                                               redis_prefix: str) -> None:
+    """The shared queue in Redis: one node forms the tables. Two players queue through one node and
+    are paired, then two through the other: one of the pairs queued through the node that does not
+    form tables, while the one that does was idle (it looks at the queues once a second then)."""
+    env = {"HOKM_DATABASE_URL": pg_url, "HOKM_REDIS_URL": redis_url, "HOKM_REDIS_PREFIX": redis_prefix,
+           "HOKM_DEFAULT_BOT": "random", "HOKM_HINT_BOT": "random", "HOKM_QUEUE_WAIT": "60"}
+    cluster = start_cluster(2, tmp_path, env)
+    nodes = [Node(u.rstrip("/")) for u in cluster.urls]
+    try:
+        async def main() -> None:
+            for k, node in enumerate(nodes):
+                pair = [await Player(node, name).signup() for name in (f"Azadeh{k}", f"Babak{k}")]  # type: ignore[arg-type]
+                await asyncio.sleep(2)  # nobody queued: the matchmakers are idle
+                for p in pair:
+                    await p.connect()
+                    await p.api("POST", "/api/queue", {"players": 2})
+                # no computers: the wait is 60 s, so only the two of them can make this table
+                matched = [await asyncio.wait_for(p.expect(lambda m: m["type"] == "matched"), 10) for p in pair]
+                assert matched[0]["table"] == matched[1]["table"]
+                info = await pair[0].api("GET", f"/api/tables/{matched[0]['table']}")
+                assert info["mode"] == "public" and {s["player_id"] for s in info["seats"]} == {p.id for p in pair}
+                for p in pair:
+                    await p.close()
+        run(main(), timeout=60)
+    finally:
+        cluster.stop()

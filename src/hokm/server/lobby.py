@@ -34,6 +34,8 @@ from .storage import PlayerRow, Storage, TableRow
 from .table import TableActor, TableError
 
 log = logging.getLogger("hokm.server.lobby")
+MATCH_EVERY = 0.25  # seconds between matchmaking rounds while someone waits in a queue
+IDLE_MATCH_EVERY = 60.0  # ... while no one does (on one node every join wakes it at once)
 def new_table_id() -> str:
     return secrets.token_urlsafe(12)
 
@@ -78,6 +80,8 @@ class Lobby:
         self.hint_bot = pick_level(config.hint_bot or None)
         self.draining = False  # a single process stops at once; the cluster's lobby drains first
         self._task: asyncio.Task[None] | None = None
+        self._queue_joined = asyncio.Event()  # wakes the matchmaker
+        self.idle_match_every = IDLE_MATCH_EVERY
         self._expiry: asyncio.Task[None] | None = None
         self._reserved = 0  # tables being created right now (counted before their first await)
         self._creating: list[tuple[str, str | None]] = []  # (host, address of a private room) being created
@@ -272,6 +276,7 @@ class Lobby:
         await self._check_not_playing(player)
         await self.leave_queue(player.id)
         self.queues[players][player.id] = QueueEntry(player.id, player.nickname, time.time())
+        self._queue_joined.set()
         if seed:
             self.queue_seeds[player.id] = seed.lower()
         return self._status(player.id)
@@ -344,13 +349,25 @@ class Lobby:
                                                             "table": actor.id})
         return actor.id
 
+    def anyone_queued(self) -> bool:
+        """Whether the last matchmaking round left someone waiting in a queue."""
+        return any(self.queues.values())
+
     async def _matchmaker(self) -> None:
+        # Rounds every MATCH_EVERY seconds while someone waits (a group forms, or the computers
+        # fill in after queue_wait); while no one does, a queue join wakes it, and it looks anyway
+        # every idle_match_every seconds (the only wake-up an idle node has from here).
         while True:
             try:
                 await self.match_once()
             except Exception:
                 log.exception("matchmaking failed")
-            await asyncio.sleep(0.25)
+            period = MATCH_EVERY if self.anyone_queued() else self.idle_match_every
+            try:
+                await asyncio.wait_for(self._queue_joined.wait(), period)
+            except TimeoutError:
+                pass
+            self._queue_joined.clear()
 
     def start_matchmaker(self) -> None:
         self._task = asyncio.ensure_future(self._matchmaker())

@@ -106,7 +106,8 @@ class RedisBus(Bus):
         strip = len(self.prefix) + 1
         while True:
             try:
-                msg = await self._pubsub.get_message(timeout=1.0)
+                # blocks until a message comes: an idle node does not wake for nothing
+                msg = await self._pubsub.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise
             except Exception:

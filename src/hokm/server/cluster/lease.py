@@ -31,6 +31,18 @@ end
 return out
 """
 
+#: KEYS: the live set; ARGV: the lease keys' prefix. The live tables whose lease has expired (or
+#: was never taken), so that the takeover scan reads only those, not every live table's lease.
+_UNOWNED = """
+local out = {}
+for _, t in ipairs(redis.call('smembers', KEYS[1])) do
+  if redis.call('exists', ARGV[1] .. t) == 0 then
+    out[#out + 1] = t
+  end
+end
+return out
+"""
+
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -69,6 +81,7 @@ class Leases:
         self.ttl_ms = max(100, int(ttl * 1000))
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._unowned = redis.register_script(_UNOWNED)
 
     def key(self, table_id: str) -> str:
         return f"{self.prefix}:lease:{table_id}"
@@ -90,12 +103,6 @@ class Leases:
     async def owner(self, table_id: str) -> Lease | None:
         return parse_lease(table_id, await self.redis.get(self.key(table_id)))
 
-    async def owners(self, table_ids: list[str]) -> list[Lease | None]:
-        if not table_ids:
-            return []
-        raws = await self.redis.mget([self.key(t) for t in table_ids])
-        return [parse_lease(t, r) for t, r in zip(table_ids, raws)]
-
     async def renew(self, leases: list[Lease]) -> list[Lease]:
         """Extend ``leases``; return those that were lost (expired or taken)."""
         if not leases:
@@ -112,3 +119,9 @@ class Leases:
 
     async def live(self) -> list[str]:
         return sorted(m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(self.live_key))
+
+    async def unowned(self) -> list[str]:
+        """The live tables no node holds a lease on: what the takeover scan may take. One round
+        trip, whose answer is empty while every owner renews."""
+        found = await self._unowned(keys=[self.live_key], args=[self.key("")])
+        return sorted(m.decode() if isinstance(m, bytes) else m for m in found)

@@ -33,6 +33,7 @@ from .queues import RedisQueues
 from .rpc import RemoteError, Rpc, RpcTimeout
 
 log = logging.getLogger("hokm.server.cluster")
+CLUSTER_IDLE_MATCH_EVERY = 1.0  # seconds between matchmaking rounds while no shared queue holds anyone
 ROUTED = frozenset({"join", "disconnect", "act", "back", "add_seed", "hint_view", "sit", "seat_bot", "free",
                     "start", "info", "rematch", "link_next", "chat", "say"})
 #: Requests after which the asker needs the table's summary (the HTTP answer is ``TableInfo``); the
@@ -197,6 +198,8 @@ class ClusterLobby(Lobby):
         self.leases = Leases(redis, config.redis_prefix, node, config.lease_ttl)
         self.held: dict[str, Lease] = {}
         self.redis_queues = RedisQueues(redis, config.redis_prefix, node, max(1.0, config.lease_ttl))
+        self.idle_match_every = CLUSTER_IDLE_MATCH_EVERY
+        self._queued = False  # the last matchmaking round saw someone in a shared queue
         self.rpc = Rpc(bus, node, self._handle)
         self.draining = False
         self.takeovers = 0
@@ -380,6 +383,7 @@ class ClusterLobby(Lobby):
     async def enqueue(self, player: PlayerRow, players: int, seed: str | None = None) -> dict[str, Any]:
         await self._check_not_playing(player)
         await self.redis_queues.add(player.id, player.nickname, players)
+        self._queue_joined.set()  # at once if this node forms the tables
         self.queue_seeds.pop(player.id, None)
         if seed:  # kept by this node: the matchmaker node deals without it (see Lobby.queue_seeds)
             self.queue_seeds[player.id] = seed.lower()
@@ -389,15 +393,25 @@ class ClusterLobby(Lobby):
         self.queue_seeds.pop(player_id, None)
         await self.redis_queues.remove(player_id)
 
+    def anyone_queued(self) -> bool:
+        # Joins through other nodes are seen only by asking Redis, so an idle round comes every
+        # CLUSTER_IDLE_MATCH_EVERY seconds, which is also how soon a node takes the matchmaker's
+        # lease over from one that died (after the lease's time to live).
+        return self._queued
+
     async def queue_status(self, player_id: str) -> dict[str, Any]:
         return await self.redis_queues.status(player_id, self.config.queue_wait)
 
     async def match_once(self) -> list[str]:
         """Form the tables the shared queues allow now (only on the matchmaker node)."""
-        if self.draining or not await self.redis_queues.lead():
+        waiting = None if self.draining else await self.redis_queues.waiting()
+        self._queued = waiting is not None and any(waiting.values())
+        if not waiting:
             return []
         made = []
-        for n in (2, 3, 4):
+        for n, queued in waiting.items():
+            if not queued:
+                continue
             while (group := await self.redis_queues.take_group(n, self.config.queue_wait)) is not None:
                 try:
                     tid = await self._start_public(n, group)
@@ -467,11 +481,9 @@ class ClusterLobby(Lobby):
 
     async def scan(self) -> int:
         """Take every live table whose lease has expired; return how many this node took."""
-        live = await self.leases.live()
-        owners = await self.leases.owners(live)
         taken = 0
-        for table_id, lease in zip(live, owners):
-            if lease is None and self.local(table_id) is None and not self.draining:
+        for table_id in await self.leases.unowned():
+            if self.local(table_id) is None and not self.draining:
                 try:
                     before = len(self.held)
                     await self._take(table_id)
@@ -491,8 +503,10 @@ class ClusterLobby(Lobby):
                 log.warning("lease renewal failed", exc_info=True)
 
     async def _scan_loop(self) -> None:
+        # A table someone plays at is taken over by the first request that finds its lease gone
+        # (call); the scan is for those no one asks about, whose turn timers must still run.
         while True:
-            await asyncio.sleep(min(1.0, max(0.2, self.config.lease_ttl / 4)))
+            await asyncio.sleep(min(2.5, max(0.2, self.config.lease_ttl / 2)))
             try:
                 await self.scan()
             except Exception:

@@ -5,6 +5,10 @@ sets (``<prefix>:queue:<players>``, scored by the time of queueing) with the nic
 and a match result is a short-lived key ``<prefix>:matched:<player>``. One node at a time forms
 tables: the holder of the ``<prefix>:matchmaker`` lease, renewed while it lives, so two nodes
 never put the same player at two tables; if it dies another node takes the lease over.
+
+Every node asks for the lease a few times a second, so that question is one script call: it holds
+or takes the lease and, for the holder, answers how many wait in each queue, so an empty queue
+costs no further round trip.
 """
 
 from __future__ import annotations
@@ -15,12 +19,32 @@ from typing import Any
 from ..lobby import QueueEntry, fill_in
 
 MATCHED_TTL = 600  # seconds a match result stays visible to polling
+QUEUES = (2, 3, 4)  # the tables' sizes, one queue each
+
+#: KEYS: the matchmaker lease, then the queues of QUEUES; ARGV: this node, the lease's time to live
+#: (ms). The queues' lengths while this node holds (or has just taken) the lease, else nil.
+_LEAD = """
+local holder = redis.call('get', KEYS[1])
+if holder == false then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+elseif holder == ARGV[1] then
+  redis.call('pexpire', KEYS[1], ARGV[2])
+else
+  return false
+end
+local sizes = {}
+for i = 2, #KEYS do
+  sizes[i - 1] = redis.call('zcard', KEYS[i])
+end
+return sizes
+"""
 
 
 class RedisQueues:
     def __init__(self, redis: Any, prefix: str, node: str, ttl: float) -> None:
         self.redis, self.prefix, self.node = redis, prefix, node
         self.ttl_ms = max(500, int(ttl * 1000))
+        self._lead = redis.register_script(_LEAD)
 
     def _q(self, n: int) -> str:
         return f"{self.prefix}:queue:{n}"
@@ -34,7 +58,7 @@ class RedisQueues:
 
     async def add(self, player_id: str, name: str, n: int) -> None:
         async with self.redis.pipeline(transaction=True) as p:
-            for k in (2, 3, 4):
+            for k in QUEUES:
                 p.zrem(self._q(k), player_id)
             p.delete(self._matched(player_id))
             p.hset(self._names, player_id, name)
@@ -43,7 +67,7 @@ class RedisQueues:
 
     async def remove(self, player_id: str) -> None:
         async with self.redis.pipeline(transaction=True) as p:
-            for k in (2, 3, 4):
+            for k in QUEUES:
                 p.zrem(self._q(k), player_id)
             p.hdel(self._names, player_id)
             p.delete(self._matched(player_id))
@@ -52,7 +76,7 @@ class RedisQueues:
     async def status(self, player_id: str, wait: float) -> dict[str, Any]:
         """Where the player stands; queued, with how many wait and the seconds until bots fill
         (``wait``: the seconds bots leave a group to fill up with people)."""
-        for n in (2, 3, 4):
+        for n in QUEUES:
             rank = await self.redis.zrank(self._q(n), player_id)
             if rank is not None:
                 head = rank // n * n
@@ -68,16 +92,18 @@ class RedisQueues:
                     "fill_in": None}
         return {"status": "idle", "players": None, "table": None, "waited": None, "queued": None, "fill_in": None}
 
+    async def waiting(self) -> dict[int, int] | None:
+        """Hold (or take) the matchmaker lease: how many wait in each queue (by table size) while
+        this node forms the tables, ``None`` while another node does. One round trip."""
+        sizes = await self._lead(keys=[f"{self.prefix}:matchmaker"] + [self._q(n) for n in QUEUES],
+                                 args=[self.node, self.ttl_ms])
+        if sizes is None:
+            return None
+        return {n: int(k) for n, k in zip(QUEUES, sizes)}
+
     async def lead(self) -> bool:
         """Hold (or take) the matchmaker lease; True while this node forms the tables."""
-        key = f"{self.prefix}:matchmaker"
-        if await self.redis.set(key, self.node, nx=True, px=self.ttl_ms):
-            return True
-        cur = await self.redis.get(key)
-        if cur is not None and (cur.decode() if isinstance(cur, bytes) else cur) == self.node:
-            await self.redis.pexpire(key, self.ttl_ms)
-            return True
-        return False
+        return await self.waiting() is not None
 
     async def take_group(self, n: int, wait: float) -> list[QueueEntry] | None:
         """The next ``n`` (or fewer, after ``wait`` seconds) queued players, removed from the queue."""
