@@ -356,3 +356,33 @@ def test_score_sheet_on_a_phone_on_its_side(server, open_page, lang):
     assert not close, close
     assert page.locator(".sheet-close").is_visible()
     shot(page, f"landscape-{lang}-score-sheet")
+
+
+# Every change of the trick on the cloth or of the status line, as (cards on the cloth, the status line's text).
+WATCH_STATUS = """() => {
+  window.statusSeen = [];
+  const trick = document.querySelector("[data-testid=trick]"), line = document.querySelector(".status-line");
+  const note = () => window.statusSeen.push([trick.querySelectorAll(".trick-card").length, line.textContent,
+                                             line.getAttribute("aria-live")]);
+  new MutationObserver(note).observe(trick, { childList: true });
+  new MutationObserver(note).observe(line, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_the_status_line_says_who_took_the_trick_while_it_is_shown(server, open_page):
+    """While a full trick lies on the cloth, the line under it says who took it, not whose turn it
+    was before the last card (the turn comes back once the trick is swept away)."""
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"speed": "normal"})
+    start_vs_computer(page, players=4, target=7, nickname="Sara")
+    page.evaluate(WATCH_STATUS)
+    my_play_turn(page, "v.completed.length >= 4 && v.phase === 'play'")
+    seen = page.evaluate("window.statusSeen")
+    full = [(text, live) for cards, text, live in seen if cards == 4]
+    taken = [text for text, _ in full if text.startswith("این دور به") and text.endswith("رسید")]
+    assert taken, seen  # the test saw full tricks, and what they said
+    assert not [text for text, _ in full if text.startswith("در انتظار")], full
+    # said aloud once, by the announcer: the line itself is not read out a second time
+    assert all(live == "off" for text, live in full if text in taken)
+    v = table_view(page)
+    if not v["legal"]:
+        assert page.locator(".status-line").get_attribute("aria-live") == "polite"

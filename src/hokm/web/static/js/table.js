@@ -567,8 +567,16 @@ export class Table {
     this.drawTimers();
   }
 
+  /** The status line while cards fly and a full trick is read: what just happened, not whose turn it was before
+   * (render() puts the turn back). The announcer says it aloud, so the line is not announced a second time. */
+  narrate(text) {
+    this.el.status.setAttribute("aria-live", "off");
+    this.el.status.textContent = text;
+  }
+
   renderStatus() {
     const v = this.view;
+    this.el.status.setAttribute("aria-live", "polite");
     let s = "";
     if (v.phase === "trump" && !this.isMyTurn()) s = t("hakemChoosing", { name: this.nameOf(v.hakem) });
     else if (v.phase === "over") s = t("gameOver");
@@ -900,6 +908,7 @@ export class Table {
       const dx = src.x - (to.left + to.width / 2), dy = src.y - (to.top + to.height / 2);
       sound.play("play");
       this.say(this.playedText(p));
+      this.narrate(this.playedText(p));
       await el.animate([
         { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) rotate(0deg) scale(${fromRect ? 1 : 0.6})`, opacity: fromRect ? 1 : 0.2 },
         { transform: `translate(-50%, -50%) rotate(var(--tilt))`, opacity: 1 },
@@ -907,6 +916,7 @@ export class Table {
       // A full trick: pause so it can be read, then sweep it to the winner.
       const tr = v.completed[p.trick];
       if (tr && el.parentNode && this.el.trick.querySelectorAll(".trick-card").length === v.players) {
+        this.narrate(this.trickToText(tr.winner));
         await sleep(settings.dur(650));
         await this.collectTrick(tr.winner);
         sound.play("trick");
