@@ -542,6 +542,15 @@ def test_the_level_picker_offers_exactly_the_served_levels(server, open_page, lo
     buttons = picker.locator(".seg")
     assert buttons.evaluate_all("bs => bs.map(b => b.dataset.value)") == [b["name"] for b in served]
     assert buttons.all_inner_texts() == [b["label"][lang] for b in served]
+    # One row, or even rows: no level (the strongest, last) left alone on a row of its own; each whole in the box.
+    boxes = buttons.evaluate_all("bs => bs.map(b => { const r = b.getBoundingClientRect(); "
+                                 "return [Math.round(r.top), r.left, r.right, r.height, b.scrollWidth <= b.clientWidth]; })")
+    rows = sorted({top for top, *_ in boxes})
+    per_row = [sum(1 for top, *_ in boxes if top == row) for row in rows]
+    assert len(rows) == 1 or min(per_row) >= 2, per_row
+    outer = picker.evaluate("p => { const r = p.getBoundingClientRect(); return [r.left, r.right]; }")
+    assert all(outer[0] <= left and right <= outer[1] and height >= 44 and whole
+               for _, left, right, height, whole in boxes), boxes
     strongest = served[-1]
     assert strongest["name"] == "expert"
     picker.locator(f".seg[data-value='{strongest['name']}']").click()
