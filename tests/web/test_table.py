@@ -610,3 +610,33 @@ def test_the_rooms_team_dots_stand_in_one_column(server, open_page):
         page.wait_for_function("() => document.querySelectorAll('.seat-row .team-dot').length === 4")
         xs = page.evaluate("() => [...document.querySelectorAll('.seat-row .team-dot')].map((d) => Math.round(d.getBoundingClientRect().left))")
         assert max(xs) - min(xs) <= 2, (lang, xs)
+
+
+def test_a_tap_on_a_seat_mark_names_it(server, open_page):
+    """The crown, the dealer's deck and the computer's mark carry their names only as titles, which a phone
+    never shows: a tap puts the name on the note line, in the page's language."""
+    page = open_page(server + "/", viewport=PHONE, settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=3, nickname="سارا")
+    for _ in range(300):  # nothing over the table: the ace draw read (Escape), our Hokm chosen
+        if page.locator(".overlay:visible").count() == 0 and page.locator(".badge.crown").count():
+            break
+        legal = (table_view(page) or {}).get("legal") or []
+        if legal and legal[0]["type"] == "trump":
+            act_once(page)
+        else:
+            page.keyboard.press("Escape")
+        page.wait_for_timeout(100)
+    view = table_view(page)
+    fa = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+    def seat_name(seat: int) -> str:
+        return "شما" if seat == view["seat"] else f"رایانه {str(seat + 1).translate(fa)}"
+
+    computer = next(s for s in range(4) if s != view["seat"])
+    for mark, seat, name in ((".badge.crown", view["hakem"], "حاکم"), (".badge.dealer", view["dealer"], "پخش‌کننده"),
+                             (f".seat[data-seat='{computer}'] .badge.bot", computer,
+                              "رایانه به جای این بازیکن بازی می‌کند")):
+        page.locator(mark).first.click()
+        page.wait_for_function("(text) => { const n = document.querySelector('[data-testid=table-note]'); "
+                               "return !n.hidden && n.textContent === text; }", arg=f"{seat_name(seat)}: {name}",
+                               timeout=3000)

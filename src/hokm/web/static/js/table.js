@@ -124,10 +124,20 @@ export class Table {
     e.top = h("header.table-bar", { dataset: { testid: "top-bar" } }, e.menuBtn, e.trump, e.handNo, e.flowers, h("div.bar-tools", {}, e.hintBtn, e.lastBtn, e.sheetBtn, e.muteBtn));
     e.seats = h("div.seats");
     e.trick = h("div.trick-area", { "aria-label": t("trickN", { n: 1 }), dataset: { testid: "trick" } });
+    // A seat's marks (Hâkem, dealer, the computer playing, offline) name themselves when tapped: a phone has no
+    // hover to show their titles.
+    const explain = (ev) => {
+      const badge = ev.target.closest(".badge"), seat = ev.target.closest(".seat");
+      if (badge && seat && badge.getAttribute("aria-label")) {
+        this.note(`${this.nameOf(Number(seat.dataset.seat))}: ${badge.getAttribute("aria-label")}`);
+      }
+    };
+    e.seats.addEventListener("click", explain);
     e.felt = h("div.felt", {}, e.seats, e.trick);
     // Your own seat: over the cloth's corner on an upright or large screen, beside the action line and
     // just above your hand on a phone held on its side (app.css places it).
     e.meSlot = h("div.me-slot");
+    e.meSlot.addEventListener("click", explain);
     e.hand = h("div.hand", { role: "group", "aria-label": t("you") });
     e.probe = h("div.card-probe", { "aria-hidden": "true" });
     e.handWrap = h("div.hand-wrap", { dataset: { testid: "hand" } }, e.hand, e.probe);
@@ -340,10 +350,10 @@ export class Table {
       const isMe = s === v.seat;
       const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && this.sideOf(s) === this.sideOf(v.seat);
       const badges = h("div.badges");
-      if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), html: CROWN }));
+      if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
       if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
-      if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: t("botPlaying"), "aria-label": t("botPlaying"), html: ROBOT }));
-      if (info.kind === "human" && !info.connected && !isMe) badges.append(h("span.badge.offline", { title: t("offline"), "aria-label": t("offline") }, "⚡"));
+      if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: t("botPlaying"), "aria-label": t("botPlaying"), role: "img", html: ROBOT }));
+      if (info.kind === "human" && !info.connected && !isMe) badges.append(h("span.badge.offline", { title: t("offline"), "aria-label": t("offline"), role: "img" }, "⚡"));
       const count = v.hand_counts[s];
       const fan = h("div.mini-fan", { "aria-hidden": "true" });
       if (!isMe) {
