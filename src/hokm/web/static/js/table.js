@@ -294,6 +294,7 @@ export class Table {
     if (!this.view) return;
     const v = this.view;
     this.shown = v;
+    this.narrating = false;
     this.el.table.dataset.players = v.players;
     this.el.table.dataset.phase = v.phase;
     this.el.table.classList.toggle("my-turn", this.isMyTurn());
@@ -389,10 +390,10 @@ export class Table {
       seatEl.style.setProperty("--left", String(frac));
       if (ring) ring.title = t("timer", { n: Math.ceil(left / 1000) });
     }
-    // Your clock shows only while the screen says it is your turn: during the animation of the
-    // plays before it, the status still names the player being waited for.
+    // Your clock shows only while the screen says it is your turn: not while the plays before it fly in, nor
+    // while the line says what was just played or who took the trick (narrate), your own last card included.
     const shown = this.shown;
-    const mine = d && shown && shown.legal && shown.legal.length > 0 && d.seat === shown.seat;
+    const mine = d && shown && !this.narrating && shown.legal && shown.legal.length > 0 && d.seat === shown.seat;
     if (this.el.timerText) this.el.timerText.textContent = mine ? t("timer", { n: Math.ceil(Math.max(0, d.at * 1000 - this.now()) / 1000) }) : "";
   }
 
@@ -580,8 +581,10 @@ export class Table {
   /** The status line while cards fly and a full trick is read: what just happened, not whose turn it was before
    * (render() puts the turn back). The announcer says it aloud, so the line is not announced a second time. */
   narrate(text) {
+    this.narrating = true;
     this.el.status.setAttribute("aria-live", "off");
     this.el.status.textContent = text;
+    this.drawTimers();
   }
 
   renderStatus() {
