@@ -87,12 +87,18 @@ def test_two_unfinished_games_are_told_apart_in_persian(server, open_page):
     assert sorted(p.split("،")[0] for p in panels) == ["۳ نفره", "۴ نفره"], panels
     assert all("، از " in p and not bad_numbers(p) for p in panels), panels
     assert len(set(page.locator("[data-testid=resume]").all_inner_texts())) == 2
+    # One panel holds both, a row each with its own button, so that a new game still begins on the first screen.
+    assert page.locator(".panel-resume").count() == 1
+    assert page.locator(".panel-resume h2").inner_text() == "بازی‌های نیمه‌تمام شما"
+    assert page.locator("[data-testid=resume] .resume-btn").all_inner_texts() == ["بازگشت به بازی"] * 2
     # One under the other at every width, never one over the other (a wide page's grid has one cell for them).
-    for size in ({"width": 390, "height": 844}, {"width": 1440, "height": 900}):
+    for size in (PHONE, {"width": 390, "height": 844}, {"width": 1440, "height": 900}):
         page.set_viewport_size(size)
         boxes = [page.locator("[data-testid=resume]").nth(i).bounding_box() for i in range(2)]
         assert boxes[0]["y"] + boxes[0]["height"] <= boxes[1]["y"], (size, boxes)
-    shot(page, "phone-fa-two-games")
+        assert in_viewport(page, "[data-testid=resume]:last-child .resume-btn")
+        assert in_viewport(page, ".panel-computer h2"), size
+        shot(page, f"fa-two-games-{size['width']}")
 
 
 # The chosen cards' boxes and their ✓ badges (an ::after box laid out from the card's own box), with what lies

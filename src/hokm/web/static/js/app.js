@@ -301,14 +301,19 @@ function inviteStep(code) {
   return null;
 }
 
-/** A game of ours still going on: offered first on the home page, with who is at the table. */
+/** Our games still going on: offered first on the home page, with who is at each table. One game has a panel of
+ * its own; several share one, a compact row each, so that a phone still shows "Play the computer" on its first screen. */
 async function loadResume(main) {
   if (!api.auth || !main) return;
   const me = await api.get("/api/me").catch(() => null);
   const ids = (me && me.tables) || [];
+  const games = [];
   for (const id of ids.slice(0, 3)) {
     const tbl = await api.get(`/api/tables/${id}`).catch(() => null);
-    if (!tbl || !main.isConnected) continue;
+    if (tbl) games.push([id, tbl]);
+  }
+  if (!games.length || !main.isConnected) return;
+  const rows = games.map(([id, tbl]) => {
     const waiting = tbl.status === "waiting";
     const others = tbl.seats.filter((s) => s.player_id !== api.auth.player_id && s.kind !== "empty")
       .map((s) => h("bdi", { dir: "auto" }, s.kind === "bot" ? botName(s.seat) : s.name));
@@ -316,15 +321,27 @@ async function loadResume(main) {
     // Two games at once against the computer would read alike: each says how many play and since when (a
     // room waiting for players has not started: "since" fits it and a game alike).
     const began = tbl.created_at ? [sep(), t("since", { time: shortWhen(new Date(tbl.created_at * 1000)) })] : [];
-    // One column for them all: on a wide page the home's grid gives them one cell, where two panels lay on each other.
-    let list = main.querySelector(":scope > .resumes");
-    if (!list) { list = h("div.resumes", { dataset: { testid: "resumes" } }); main.prepend(list); }
-    list.prepend(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
-      h("h2", {}, waiting ? t("roomWaiting") : t("gameInProgress")),
-      h("p.muted.resume-what", {}, t("roomFor", { n: tbl.players }), ...began),
-      names.length ? h("p.muted", {}, t("withPlayers"), " ", ...names) : null,
-      h("a.btn.primary.big.resume-btn", { href: waiting ? `#/room/${id}` : `#/table/${id}` }, waiting ? t("backToRoom") : t("resume"))));
+    return {
+      waiting,
+      what: [h("p.muted.resume-what", {}, t("roomFor", { n: tbl.players }), ...began),
+        names.length ? h("p.muted", {}, t("withPlayers"), " ", ...names) : null],
+      button: (big) => h(`a.btn.primary.resume-btn${big ? ".big" : ""}`, { href: waiting ? `#/room/${id}` : `#/table/${id}` },
+        waiting ? t("backToRoom") : t("resume")),
+    };
+  });
+  // One column for them all: on a wide page the home's grid gives them one cell.
+  const list = h("div.resumes", { dataset: { testid: "resumes" } });
+  if (rows.length === 1) {
+    const [r] = rows;
+    list.append(h("section.card-panel.panel-resume", { dataset: { testid: "resume" } },
+      h("h2", {}, r.waiting ? t("roomWaiting") : t("gameInProgress")), ...r.what, r.button(true)));
+  } else {
+    list.append(h("section.card-panel.panel-resume.resume-many", {},
+      h("h2", {}, t("gamesInProgress")),
+      ...rows.map((r) => h("div.resume-row", { dataset: { testid: "resume" } }, h("div.resume-text", {}, ...r.what), r.button(false)))));
   }
+  const old = main.querySelector(":scope > .resumes");
+  if (old) old.replaceWith(list); else main.prepend(list);
 }
 
 async function loadRecent(box) {
