@@ -11,8 +11,10 @@ to the start of that trick (:func:`hokm.search.position.random_position`, the po
 both. Node counts are exact, so two versions of the solver compare free of the machine's noise;
 run another tree with ``PYTHONPATH=/path/to/its/src``.
 
-``--endplay`` checks every answer against endplay's bridge solver (the ``dev`` extra) and counts
-disagreements. ``--perf-map`` writes ``/tmp/perf-<pid>.map`` naming the solver's compiled
+It prints, besides all nodes, those at the start of a trick (:func:`hokm.search.dds.last_trick_nodes`).
+``--endplay`` checks every answer against endplay's bridge solver (the ``dev`` extra), counts
+disagreements and prints DDS's own node count beside, which counts the starts of a trick only, so
+the two solvers' trees compare. ``--perf-map`` writes ``/tmp/perf-<pid>.map`` naming the solver's compiled
 functions, so that ``perf record -F 1999 python scripts/measure_solver_nodes.py --perf-map`` and
 ``perf report --sort symbol`` show where the time goes (Numba writes no map of its own).
 """
@@ -52,6 +54,11 @@ def write_perf_map() -> int:
     return len(starts)
 
 
+def summary(counts: list[int]) -> str:
+    p90 = statistics.quantiles(counts, n=10)[-1] if len(counts) > 1 else counts[0]
+    return f"total {sum(counts)} median {statistics.median(counts):.0f} p90 {p90:.0f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=100)
@@ -65,11 +72,14 @@ def main() -> None:
     if args.perf_map:
         print(f"perf map: {write_perf_map()} functions")
     if args.endplay:
-        from hokm.bench.solver import endplay_reaches7
+        from hokm.bench.solver import endplay_search7
     rng = random.Random(args.seed)
     for trick in (int(t) for t in args.tricks.split(",")):
         nodes: list[int] = []
+        starts: list[int] = []  # of them, the starts of a trick
+        theirs: list[int] = []  # DDS's count (its nodes are the starts of a trick)
         times: list[float] = []
+        their_times: list[float] = []
         bad = 0
         for _ in range(args.positions):
             pos = random_position(rules, rng, 14 - trick)
@@ -78,13 +88,21 @@ def main() -> None:
             answer = dds.reaches(pos, pos.side_of(pos.to_move), 7)
             times.append((time.thread_time() - t0) * 1000)
             nodes.append(dds.last_nodes())
-            if args.endplay and answer != endplay_reaches7(pos):
-                bad += 1
+            starts.append(dds.last_trick_nodes())
+            if args.endplay:
+                t0 = time.thread_time()
+                expected, counted = endplay_search7(pos)
+                their_times.append((time.thread_time() - t0) * 1000)
+                bad += answer != expected
+                theirs.append(counted)
         p90 = statistics.quantiles(nodes, n=10)[-1] if len(nodes) > 1 else nodes[0]
         t90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
         print(f"trick {trick}: nodes total {sum(nodes)} median {statistics.median(nodes):.0f} p90 {p90:.0f}; "
+              f"at a trick's start {summary(starts)}; "
               f"cpu ms total {sum(times):.0f} median {statistics.median(times):.2f} p90 {t90:.2f}"
-              + (f"; disagreements with endplay {bad}" if args.endplay else ""))
+              + (f"; DDS's nodes (at a trick's start) {summary(theirs)}, cpu ms total {sum(their_times):.0f} "
+                 f"median {statistics.median(their_times):.2f}; disagreements with endplay {bad}"
+                 if args.endplay else ""))
 
 
 if __name__ == "__main__":

@@ -77,16 +77,26 @@ def _endplay_card(c: int):
 
 def endplay_reaches7(pos: DDPosition) -> bool:
     """endplay's answer to "does the side to move reach 7 tricks?" (its DD tricks plus tricks won)."""
-    from endplay.dds import solve_board
-    from endplay.dds.solve import SolveMode
+    return endplay_search7(pos)[0]
+
+
+def endplay_search7(pos: DDPosition) -> tuple[bool, int]:
+    """endplay's answer to "does the side to move reach 7 tricks?", and the nodes DDS counted for it
+    (``futureTricks.nodes``: DDS counts the positions at the start of a trick it reached)."""
+    from endplay import _dds
+    from endplay.dds.solve import SolvedBoard, SolveMode
 
     side = pos.side_of(pos.to_move)
     need = 7 - pos.side_tricks[side]
     if need <= 0:
-        return True
-    # target mode lists a card only when the target can be met (a miss is scored -1 and skipped)
-    scores = [score for _, score in solve_board(endplay_deal(pos), SolveMode.TargetOne, need)]
-    return bool(scores) and max(scores) >= need
+        return True, 0
+    # what endplay's solve_board does, keeping DDS's answer object for its node count; target mode
+    # lists a card only when the target can be met (a miss is scored -1 and skipped)
+    found = _dds.futureTricks()
+    target, solutions = SolveMode.TargetOne.target_solutions(need)
+    _dds.SolveBoard(endplay_deal(pos)._data, target, solutions, 1, found, 0)
+    scores = [score for _, score in SolvedBoard(found)]
+    return bool(scores) and max(scores) >= need, int(found.nodes)
 
 
 def measure(positions: int, seed: int, clock: str = "cpu", tricks: tuple[int, ...] = TRICKS) -> dict[str, Any]:

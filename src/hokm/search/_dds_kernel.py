@@ -83,9 +83,10 @@ ZERO = np.int64(0)  # an int64, not a literal: recursive calls must match the on
 TT_COLS = 8
 BUCKET = 64
 C_META, C_KEY, C_H, C_SIG, C_VAL = 0, 1, 2, 6, 7
-# Column 0 of the table is not an entry: [0, 0] counts nodes, [1, 0] is the node limit (0: none) and
-# [2, 0] is set once a search ran past it (its answers are then meaningless and not stored).
-NODES, LIMIT, ABORTED = 0, 1, 2
+# Column 0 of the table is not an entry: [0, 0] counts nodes, [1, 0] is the node limit (0: none),
+# [2, 0] is set once a search ran past it (its answers are then meaningless and not stored) and
+# [3, 0] counts the two-side search's nodes at the start of a trick (what DDS counts as its nodes).
+NODES, LIMIT, ABORTED, TRICK_NODES = 0, 1, 2, 3
 KIND_GE2 = 1
 KIND_GE3 = 2
 
@@ -542,6 +543,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
     sq2 = np.int64(0)
     sq3 = np.int64(0)
     if ntrick == 0:
+        tt[TRICK_NODES, 0] += 1
         r = popcount(hands[leader])
         if horizon > r:
             horizon = r

@@ -66,6 +66,7 @@ def _start(limit: int | None) -> np.ndarray:
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise ValueError(f"node_limit must be a positive whole number or None, not {limit!r}")
     tt[K.NODES, 0] = 0
+    tt[K.TRICK_NODES, 0] = 0
     tt[K.LIMIT, 0] = limit or 0
     tt[K.ABORTED, 0] = 0
     return tt
@@ -80,6 +81,12 @@ def _finish(tt: np.ndarray) -> None:
 def last_nodes() -> int:
     """Nodes visited by the last call (for benchmarks)."""
     return int(table()[0, K.NODES])
+
+
+def last_trick_nodes() -> int:
+    """Nodes at the start of a trick visited by the last two-side call (four and two players): the
+    count DDS reports as its ``nodes`` (for benchmarks)."""
+    return int(table()[K.TRICK_NODES, 0])
 
 
 @dataclass(frozen=True)
