@@ -559,6 +559,20 @@ def test_the_level_picker_offers_exactly_the_served_levels(server, open_page, lo
     shot(page, f"{'phone' if viewport is PHONE else 'desktop'}-{lang}-levels")
 
 
+def clear_the_table(page, shown: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    """Until nothing lies over the table (the ace draw read with Escape, our Hokm chosen) and, if given,
+    ``shown`` is on it."""
+    for _ in range(300):
+        if page.locator(".overlay:visible").count() == 0 and (shown is None or page.locator(shown).count()):
+            return
+        legal = (table_view(page) or {}).get("legal") or []
+        if legal and legal[0]["type"] == "trump":
+            act_once(page)
+        else:
+            page.keyboard.press("Escape")
+        page.wait_for_timeout(100)
+
+
 def test_the_mute_button_is_one_toggle_whose_name_stays(server, open_page):
     """Its name is the action, «بی‌صدا» (Mute), whichever the state; aria-pressed says whether the sound is off.
     A name that changed with the state («صدا روشن», "Sound on") read as the state, not as what a press does."""
@@ -566,15 +580,7 @@ def test_the_mute_button_is_one_toggle_whose_name_stays(server, open_page):
     start_vs_computer(page, players=4, target=3, nickname="سارا")  # four players: no stock draws over the bar
     button = page.locator(".mute-btn")
     button.wait_for()
-    for _ in range(300):  # nothing over the bar: the ace draw read (Escape), our Hokm chosen
-        if page.locator(".overlay:visible").count() == 0:
-            break
-        legal = (table_view(page) or {}).get("legal") or []
-        if legal and legal[0]["type"] == "trump":
-            act_once(page)
-        else:
-            page.keyboard.press("Escape")
-        page.wait_for_timeout(100)
+    clear_the_table(page)
     assert (button.get_attribute("aria-label"), button.get_attribute("aria-pressed")) == ("بی‌صدا", "true")
     button.click()
     page.wait_for_function("() => document.querySelector('.mute-btn').getAttribute('aria-pressed') === 'false'")
@@ -617,15 +623,7 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
     never shows: a tap puts the name on the note line, in the page's language."""
     page = open_page(server + "/", viewport=PHONE, settings={"lang": "fa"})
     start_vs_computer(page, players=4, target=3, nickname="سارا")
-    for _ in range(300):  # nothing over the table: the ace draw read (Escape), our Hokm chosen
-        if page.locator(".overlay:visible").count() == 0 and page.locator(".badge.crown").count():
-            break
-        legal = (table_view(page) or {}).get("legal") or []
-        if legal and legal[0]["type"] == "trump":
-            act_once(page)
-        else:
-            page.keyboard.press("Escape")
-        page.wait_for_timeout(100)
+    clear_the_table(page, ".badge.crown")
     view = table_view(page)
     fa = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
