@@ -624,6 +624,16 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
     page = open_page(server + "/", viewport=PHONE, settings={"lang": "fa"})
     start_vs_computer(page, players=4, target=3, nickname="سارا")
     clear_the_table(page, ".badge.crown")
+    assert page.locator(".hint-btn").inner_text() == "؟"  # the Persian question mark, not the Latin one
+    # The ace draw, shown again: each row's cards in dealing order from beside the name, right to left in Persian.
+    page.evaluate("() => { const t = window.hokmDebug.table; t.showAceDraw(t.view); }")
+    page.wait_for_selector(".overlay[data-kind='ace'] .ace-row")
+    rows = page.eval_on_selector_all(".ace-row", """rows => rows.map(r => {
+        const name = r.querySelector('.sum-side').getBoundingClientRect();
+        return [name.left, ...[...r.querySelectorAll('.card-img')].map(c => c.getBoundingClientRect().left)]; })""")
+    for name_x, *cards_x in rows:
+        assert cards_x == sorted(cards_x, reverse=True) and all(x < name_x for x in cards_x), rows
+    clear_the_table(page)
     view = table_view(page)
     fa = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
@@ -632,8 +642,7 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
 
     computer = next(s for s in range(4) if s != view["seat"])
     for mark, seat, name in ((".badge.crown", view["hakem"], "حاکم"), (".badge.dealer", view["dealer"], "پخش‌کننده"),
-                             (f".seat[data-seat='{computer}'] .badge.bot", computer,
-                              "رایانه به جای این بازیکن بازی می‌کند")):
+                             (f".seat[data-seat='{computer}'] .badge.bot", computer, "بازیکن رایانه‌ای")):
         page.locator(mark).first.click()
         page.wait_for_function("(text) => { const n = document.querySelector('[data-testid=table-note]'); "
                                "return !n.hidden && n.textContent === text; }", arg=f"{seat_name(seat)}: {name}",

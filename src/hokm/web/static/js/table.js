@@ -117,7 +117,7 @@ export class Table {
     e.handNo = h("div.hand-no");
     e.flowers = h("div.flowers");
     e.lastBtn = h("button.icon-btn.last-btn", { type: "button", onclick: () => this.toggleLastTrick(), "aria-label": t("lastTrick"), title: t("lastTrick") }, "⟲");
-    e.hintBtn = h("button.icon-btn.hint-btn", { type: "button", onclick: () => this.askHint(), "aria-label": t("hint"), title: t("hint") }, "?");
+    e.hintBtn = h("button.icon-btn.hint-btn", { type: "button", onclick: () => this.askHint(), "aria-label": t("hint"), title: t("hint") }, t("questionMark"));
     e.muteBtn = h("button.icon-btn.mute-btn", { type: "button", "aria-label": t("mute"), title: t("mute"), onclick: () => settings.set("muted", !settings.get("muted")) });
     e.menuBtn = h("button.icon-btn.menu-btn", { type: "button", onclick: () => this.hooks.onMenu && this.hooks.onMenu(), "aria-label": t("menu"), title: t("menu") }, "☰");
     e.sheetBtn = scoreSheetButton(this);
@@ -317,7 +317,7 @@ export class Table {
       e.trump.classList.remove("empty");
       e.trump.title = t("trumpIs", { suit: suitName(v.trump) });
     } else {
-      e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit.unknown", {}, "?"));
+      e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit.unknown", {}, t("questionMark")));
       e.trump.classList.add("empty");
     }
     e.handNo.textContent = t("handN", { n: v.hand_index + 1 - (v.phase === "deal" || v.phase === "over" ? (v.results.length ? 1 : 0) : 0) });
@@ -353,7 +353,9 @@ export class Table {
       const badges = h("div.badges");
       if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
       if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
-      if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: t("botPlaying"), "aria-label": t("botPlaying"), role: "img", html: ROBOT }));
+      // A computer's own seat, or the computer standing in for a person: the mark says which.
+      const robot = info.kind === "bot" ? t("computerSeat") : t("botPlaying");
+      if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: robot, "aria-label": robot, role: "img", html: ROBOT }));
       if (info.kind === "human" && !info.connected && !isMe) badges.append(h("span.badge.offline", { title: t("offline"), "aria-label": t("offline"), role: "img" }, "⚡"));
       const count = v.hand_counts[s];
       const fan = h("div.mini-fan", { "aria-hidden": "true" });
