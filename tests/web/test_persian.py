@@ -128,7 +128,8 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
         const fa = { handN: i18n.t('handN', { n: 1 }), trickN: i18n.t('trickN', { n: 1 }), tricksN: i18n.t('tricksN', { n: 0 }),
                      tricks: i18n.t('tricks'), dealer: i18n.t('dealer'), verifyOk: i18n.t('verifyOk', { n: 1 }), sep: i18n.sep(),
                      weWin: i18n.t('weWin'), weLose: i18n.t('weLose'), scoreWord: i18n.t('scoreWord'),
-                     pairWon: i18n.t('gameWonByPair', { side: 'سارا + رایانه ۳' }) };
+                     pairWon: i18n.t('gameWonByPair', { side: 'سارا + رایانه ۳' }),
+                     theyHand: i18n.t('handWonThey'), theyGame: i18n.t('gameWonThey') };
         i18n.setLang('en');
         const en = { sep: i18n.sep(), scoreWord: i18n.t('scoreWord') };
         return { fa, en, pairs: Object.keys(i18n.STRINGS.fa).map((k) => [k, i18n.STRINGS.en[k] || '', i18n.STRINGS.fa[k]]) };
@@ -138,6 +139,8 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
     assert fa["verifyOk"] == "دست ۱: بُر این دست با تعهد اعلام‌شده مطابقت دارد", fa
     assert fa["dealer"] == "پخش‌کننده" and fa["weWin"] == "بردیم!" and fa["weLose"] == "باختیم", fa
     assert fa["pairWon"] == "سارا + رایانه ۳ بازی را بردند", fa  # two partners: the verb is plural
+    # the other side named, not left to the verb's ending alone («…را بردند» read as a sentence cut short)
+    assert fa["theyHand"] == "آن‌ها این دست را بردند" and fa["theyGame"] == "آن‌ها بازی را بردند", fa
     assert fa["sep"] == "، " and got["en"]["sep"] == ", ", (fa["sep"], got["en"]["sep"])
     assert fa["scoreWord"] == "امتیاز" and got["en"]["scoreWord"] == "points"
     wrong = [(k, en, f) for k, en, f in got["pairs"]
