@@ -630,9 +630,12 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
     page.wait_for_selector(".overlay[data-kind='ace'] .ace-row")
     rows = page.eval_on_selector_all(".ace-row", """rows => rows.map(r => {
         const name = r.querySelector('.sum-side').getBoundingClientRect();
-        return [name.left, ...[...r.querySelectorAll('.card-img')].map(c => c.getBoundingClientRect().left)]; })""")
-    for name_x, *cards_x in rows:
-        assert cards_x == sorted(cards_x, reverse=True) and all(x < name_x for x in cards_x), rows
+        return [name.left, [...r.querySelectorAll('.card-img')].map(c => {
+          const b = c.getBoundingClientRect(); return [Math.round(b.top), b.left]; })]; })""")
+    for name_x, cards in rows:  # a long draw wraps: each line from the right, the next line below
+        assert all(x < name_x for _, x in cards), rows
+        assert all(top2 > top1 or (top2 == top1 and x2 < x1)
+                   for (top1, x1), (top2, x2) in zip(cards, cards[1:])), rows
     clear_the_table(page)
     view = table_view(page)
     fa = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
