@@ -117,9 +117,6 @@ class Leases:
         if finished:
             await self.redis.srem(self.live_key, lease.table_id)
 
-    async def live(self) -> list[str]:
-        return sorted(m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(self.live_key))
-
     async def unowned(self) -> list[str]:
         """The live tables no node holds a lease on: what the takeover scan may take. One round
         trip, whose answer is empty while every owner renews."""
