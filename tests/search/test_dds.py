@@ -261,19 +261,23 @@ def test_three_player_margin_of_a_position_winning_ranks_got_wrong():
 
 
 # Found by scripts/check_solver.py --seed 19: eight tricks left, spades trump, seat 3 to lead, side 1
-# needing 4. Leading the queen or king of spades makes it (endplay agrees; so does this solver on those
-# children from a cold table, and on the position itself with its table entries keyed on every live
-# card), but searched whole with entries generalised by their winning ranks it answers no: some
-# result's ranks leave out one that mattered (with one rank more in each suit the answer is right).
+# needing 4. Leading the queen or king of spades makes it (endplay agrees), but the solver answered no:
+# a trick won by the king of spades recorded the king alone, while the seat chose it for the queen too
+# (the two in sequence in its hand, searched as one card), so the entry matched a position where
+# another seat held the queen.
 UNDER_RANKED = ("AS 5D 9D KD AD 3C 5C JC", "2S 8S 3H TH KH 3D 6D QC", "5S 6S 4H 4D 8D 2C 9C AC",
                 "3S QS KS 7D TD JD QD 8C")
 
 
-def _under_ranked() -> DDPosition:
+def _position(hands: tuple[str, ...], leader: int, seat_tricks: tuple[int, ...]) -> DDPosition:
     from hokm.cards import Card
 
-    hands = tuple(sum(1 << int(Card.parse(c)) for c in h.split()) for h in UNDER_RANKED)
-    return DDPosition(Rules(players=4), int(Card.parse("2S")) // 13, hands, 3, (), (1, 2, 1, 1), 3)
+    masks = tuple(sum(1 << int(Card.parse(c)) for c in h.split()) for h in hands)
+    return DDPosition(Rules(players=4), int(Card.parse("2S")) // 13, masks, leader, (), seat_tricks, 3)
+
+
+def _under_ranked() -> DDPosition:
+    return _position(UNDER_RANKED, 3, (1, 2, 1, 1))
 
 
 def test_the_under_ranked_position_children_are_right() -> None:
@@ -285,8 +289,62 @@ def test_the_under_ranked_position_children_are_right() -> None:
         assert dds.reaches(pos.play(int(Card.parse(card))), 1, 7) is expected, card
 
 
-@pytest.mark.xfail(strict=True, reason="winning ranks left incomplete somewhere (docs/performance.md, "
-                                       "'A position the winning ranks answer wrongly')")
 def test_the_under_ranked_position_is_answered_right() -> None:
     dds.clear_table()
     assert dds.reaches(_under_ranked(), 1, 7) is True
+
+
+def test_a_trick_won_from_a_sequence_records_the_whole_sequence() -> None:
+    """Four tricks left, side 1 needing three. Seat 2 leads the 5 of spades and seat 3 takes it with
+    the king, the queen beside it in its hand: side 1 falls short. The entry made there must not
+    answer the same suit lengths with the king still in seat 3 but the queen in seat 1, where side 1
+    makes its three tricks."""
+    first = _position(("KD AD 3C JC", "8S 3H TH KH", "5S 4H 2C 9C", "QS KS TD JD"), 2, (3, 2, 2, 2))
+    second = _position(("KD AD 2C 3C", "QS 4H TH KH", "8S 3H 9C JC", "5S KS TD JD"), 2, (3, 2, 2, 2))
+    assert not brute_reaches(first, 1, 7) and brute_reaches(second, 1, 7)
+    dds.clear_table()
+    assert dds.reaches(first, 1, 7) is False
+    assert dds.reaches(second, 1, 7) is True
+
+
+def _same_top_holders(hands: list[int], rng: random.Random) -> list[int]:
+    """``hands`` with the cards of each suit below its top zero to two dealt again among their
+    holders: the same suit lengths, and the same holders of the kept top cards."""
+    out = list(hands)
+    for s in range(4):
+        cards = sorted(((c, k) for k in range(4) for c in range(13 * s, 13 * s + 13) if out[k] >> c & 1),
+                       reverse=True)[rng.randrange(3):]
+        owners = [k for _, k in cards]
+        rng.shuffle(owners)
+        for c, k in cards:
+            out[k] &= ~(1 << c)
+        for (c, _), k in zip(cards, owners):
+            out[k] |= 1 << c
+    return out
+
+
+def test_a_warm_table_answers_positions_that_share_top_holders_right() -> None:
+    """Table entries match positions by suit lengths and the holders of their winning ranks: families
+    of positions agreeing on exactly that, solved one after another on one table, against brute
+    force. Entries whose ranks leave out one that mattered answer a family member wrongly."""
+    rng = random.Random(5)
+    rules = Rules(players=4)
+    dds.clear_table()
+    wrong = []
+    for _ in range(300):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[3 * k:3 * k + 3]) for k in range(4)]
+        trump, leader = rng.randrange(4), rng.randrange(4)
+        st = [0] * 4
+        for _ in range(10):
+            st[rng.randrange(4)] += 1
+        if st[0] + st[2] >= 7 or st[1] + st[3] >= 7:
+            continue
+        for variant in range(4):
+            hs = _same_top_holders(hands, rng) if variant else hands
+            pos = DDPosition(rules, trump, tuple(hs), leader, (), tuple(st), 0)
+            side = rng.randrange(2)
+            if dds.reaches(pos, side, 7) != brute_reaches(pos, side, 7):
+                wrong.append((pos, side))
+    assert wrong == []

@@ -406,14 +406,40 @@ def ranks_of(sig, alive):
 
 
 @njit(cache=True, inline="always")
-def trick_ranks(trick, n, best_card):
-    """The winning card of a full trick if its rank beat another card of its suit, else nothing."""
+def trick_ranks(trick, n, best_card, hands, holder):
+    """The cards whose ranks decided a full trick: none if its winning card beat no other card of
+    its suit, else that card and the lowest card of its sequence.
+
+    The winner chose ``best_card`` for every card of its hand in sequence with it (the same hand
+    holding every live card between them, ``gen_moves`` searching one card per sequence), so the
+    answer holds only where the winner holds that whole sequence: the lowest card of it is recorded,
+    and a table entry matches every live card at or above it. ``hands`` are the hands after the
+    trick, ``holder`` the winning seat.
+    """
     s = best_card // 13
+    by_rank = False
     for i in range(n):
         c = trick[i]
         if c != best_card and c // 13 == s:
-            return np.int64(1) << best_card
-    return np.int64(0)
+            by_rank = True
+    if not by_rank:
+        return np.int64(0)
+    alive = np.int64(0)
+    for k in range(n):
+        alive |= hands[k]
+    for i in range(n):
+        alive |= np.int64(1) << trick[i]
+    al = (alive >> (13 * s)) & SUIT
+    mine = (hands[holder] >> (13 * s)) & SUIT
+    low = best_card % 13
+    below = al & ((np.int64(1) << low) - 1)
+    while below:
+        r = high_bit(below)
+        if not (mine >> r) & 1:
+            break
+        low = r
+        below ^= np.int64(1) << r
+    return (np.int64(1) << best_card) | (np.int64(1) << (13 * s + low))
 
 
 # ----------------------------------------------------------------------------- quick tricks
@@ -554,7 +580,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
                 trick[k] = high_bit(hands[(leader + k) % n])
             bi, bc = current_best(trick, n, trump)
             w = (leader + bi) % n
-            return (TRUE if side_of(w, n) == side else ZERO) | trick_ranks(trick, n, bc)
+            return (TRUE if side_of(w, n) == side else ZERO) | trick_ranks(trick, n, bc, hands, w)
         q, qwr = quick_tricks(hands, leader, trump, n, team)
         if q > horizon:
             q = horizon
@@ -658,7 +684,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
         if ntrick + 1 == n:
             bi, bc = current_best(trick, n, trump)
             w = (leader + bi) % n
-            won_by = trick_ranks(trick, n, bc)  # before the next trick overwrites this one
+            won_by = trick_ranks(trick, n, bc, hands, w)  # before the next trick overwrites this one
             got = 1 if side_of(w, n) == side else 0
             s0 = trick[0]
             s1 = trick[1]
@@ -815,7 +841,7 @@ def search3(hands, trick, ntrick, leader, trump, t, total, kind, m, param, maxma
         if ntrick + 1 == n:
             bi, bc = current_best(trick, n, trump)
             w = (leader + bi) % n
-            won_by = trick_ranks(trick, n, bc)  # before the next trick overwrites this one
+            won_by = trick_ranks(trick, n, bc, hands, w)  # before the next trick overwrites this one
             t[w] += 1
             q = question3(t, total, kind, m, param)
             if q >= 0:
