@@ -17,8 +17,9 @@ the trick in progress is up to three card indices. Two searches share one transp
     trick, so the table key includes the seats' trick counts.
 
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
-from play are removed), quick tricks and a top-trump "later tricks" bound at the start of each
-trick, lead and follow move ordering (leads by who holds each suit's top cards, following with
+from play are removed), quick tricks and "later tricks" bounds (a seat's run of top trumps, a
+side without trumps) at the start of each trick, each resting on only as many top cards as the
+answer needs, lead and follow move ordering (leads by who holds each suit's top cards, following with
 the cheapest card that no opponent still to play can beat) with the table's best lead tried first
 (that of an entry with the same suit lengths when no matching entry has one) and the last lead
 that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
@@ -442,9 +443,22 @@ def trick_ranks(trick, n, best_card, hands, holder):
     return (np.int64(1) << best_card) | (np.int64(1) << (13 * s + low))
 
 
+@njit(cache=True, inline="always")
+def top_cards(cards, k):
+    """The ``k`` highest of ``cards`` (all of them if there are fewer)."""
+    out = np.int64(0)
+    for _ in range(k):
+        if cards == 0:
+            break
+        top = high_bit(cards)
+        out |= np.int64(1) << top
+        cards ^= np.int64(1) << top
+    return out
+
+
 # ----------------------------------------------------------------------------- quick tricks
-@njit("UniTuple(i8, 2)(i8[::1], i8, i8, i8, i8)", cache=True, **NO_NRT)
-def quick_tricks(hands, leader, trump, n, team):
+@njit("UniTuple(i8, 2)(i8[::1], i8, i8, i8, i8, i8)", cache=True, **NO_NRT)
+def quick_tricks(hands, leader, trump, n, team, goal):
     """Tricks the leader's team can surely take in a row from the lead (a lower bound), and the
     cards whose ranks that depends on.
 
@@ -467,6 +481,7 @@ def quick_tricks(hands, leader, trump, n, team):
     runs = 0
     trump_run = 0
     used = np.int64(0)
+    counted = 0
     # the trump suit first: its run decides which opponents can still ruff the others
     for i in range(4):
         s = (trump + i) & 3
@@ -492,9 +507,14 @@ def quick_tricks(hands, leader, trump, n, team):
                     if length < safe:
                         safe = length
             runs += safe
-        # the ranks this count rests on: the top ``safe`` cards of the suit
+        # the ranks this count rests on: the top ``safe`` cards of the suit, or as many of them as
+        # reach ``goal`` (a trump run counts whole once another suit's count depends on it)
         al = (alive >> (13 * s)) & SUIT
-        for _ in range(safe):
+        take = safe
+        if counted + safe >= goal:
+            take = goal - counted
+        counted += safe
+        for _ in range(take):
             r = high_bit(al)
             used |= np.int64(1) << (13 * s + r)
             al ^= np.int64(1) << r
@@ -505,6 +525,7 @@ def quick_tricks(hands, leader, trump, n, team):
     # opponent can ruff; the partner is then on lead and cashes as above when it is safe.
     ph = hands[partner_of(leader, n)]
     entry = False
+    entry_card = np.int64(0)
     p_runs = 0
     for s in range(4):
         al = (alive >> (13 * s)) & SUIT
@@ -525,13 +546,14 @@ def quick_tricks(hands, leader, trump, n, team):
                 for k in ((leader + 1) & 3, (leader + 3) & 3):  # the two opponents, either side
                     if ((hands[k] >> (13 * s)) & SUIT) == 0 and ((hands[k] >> (13 * trump)) & SUIT) != 0:
                         safe = False
-            if safe:
+            if safe and not entry:
                 entry = True
+                entry_card = np.int64(1) << (13 * s + high_bit((alive >> (13 * s)) & SUIT))
     if not entry:
         return 0, used
     if opp_trumps_max == 0:
         return p_runs, used
-    return 1, used
+    return 1, entry_card  # the partner's top card of the suit led to it
 
 
 # ----------------------------------------------------------------------------- two sides
@@ -581,7 +603,8 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
             bi, bc = current_best(trick, n, trump)
             w = (leader + bi) % n
             return (TRUE if side_of(w, n) == side else ZERO) | trick_ranks(trick, n, bc, hands, w)
-        q, qwr = quick_tricks(hands, leader, trump, n, team)
+        goal = need if side_of(leader, n) == side else horizon - need + 1  # quick tricks that decide it
+        q, qwr = quick_tricks(hands, leader, trump, n, team, goal)
         if q > horizon:
             q = horizon
         if side_of(leader, n) == side:
@@ -633,7 +656,22 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
         if best_hint < 0 and near_hint >= 0:
             best_hint = unsqueeze_card(near_hint, alive)
         if full:
-            # later tricks: a seat holding the top k trumps wins k tricks some time before the end
+            # later tricks: a side holding no trump loses a trick to every trump of the other
+            # side's longest trump holding (depends on suit lengths alone, the key's fixed part)
+            l0 = 0
+            l1 = 0
+            for k in range(n):
+                lt = popcount((hands[k] >> (13 * trump)) & SUIT)
+                if side_of(k, n) == side:
+                    if lt > l0:
+                        l0 = lt
+                elif lt > l1:
+                    l1 = lt
+            if l1 == 0 and l0 >= need:
+                return TRUE
+            if l0 == 0 and horizon - l1 < need:
+                return ZERO
+            # a seat holding the top k trumps wins k tricks some time before the end
             tr = (alive >> (13 * trump)) & SUIT
             if tr:
                 owner = -1
@@ -652,11 +690,12 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
                     run += 1
                     tr ^= np.int64(1) << top
                     tops |= np.int64(1) << (13 * trump + top)
+                # the answer rests on as many of those trumps as it needs
                 if side_of(owner, n) == side:
                     if run >= need:
-                        return TRUE | tops
+                        return TRUE | top_cards(tops, need)
                 elif horizon - run < need:
-                    return tops
+                    return top_cards(tops, horizon - need + 1)
 
     mover = (leader + ntrick) % n
     maximizing = side_of(mover, n) == side
