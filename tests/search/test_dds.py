@@ -348,3 +348,30 @@ def test_a_warm_table_answers_positions_that_share_top_holders_right() -> None:
             if dds.reaches(pos, side, 7) != brute_reaches(pos, side, 7):
                 wrong.append((pos, side))
     assert wrong == []
+
+
+def test_a_side_without_trumps_matches_brute_force() -> None:
+    """The bound from suit lengths (a side without trumps loses a trick to each trump of the other
+    side's longest holding) against exhaustive minimax, on positions where one side has none."""
+    rng = random.Random(8)
+    rules = Rules(players=4)
+    checked = 0
+    while checked < 60:
+        trump = rng.randrange(4)
+        bare = rng.randrange(2)  # the side dealt no trump
+        deck = [c for c in range(52) if c // 13 != trump]
+        trumps = [13 * trump + r for r in range(13)]
+        rng.shuffle(deck)
+        rng.shuffle(trumps)
+        hands = [0, 0, 0, 0]
+        for seat in range(4):
+            for _ in range(3):
+                # the other side's seats draw trumps more often than the rest of the deck offers
+                pool = trumps if seat % 2 != bare and trumps and rng.random() < 0.5 else deck
+                hands[seat] |= 1 << pool.pop()
+        st = (3, 2, 3, 2) if rng.random() < 0.5 else (2, 3, 2, 3)
+        pos = DDPosition(rules, trump, tuple(hands), rng.randrange(4), (), st, 0)
+        dds.clear_table()
+        for side in (0, 1):
+            assert dds.reaches(pos, side, 7) == brute_reaches(pos, side, 7), (pos, side)
+        checked += 1
