@@ -19,7 +19,7 @@ the trick in progress is up to three card indices. Two searches share one transp
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
 from play are removed), quick tricks and "later tricks" bounds (a seat's run of top trumps, a
 side without trumps) at the start of each trick, each resting on only as many top cards as the
-answer needs, lead and follow move ordering (leads by who holds each suit's top cards, following with
+answer needs, the second hand's sure trick when one trick decides, lead and follow move ordering (leads by who holds each suit's top cards, following with
 the cheapest card that no opponent still to play can beat) with the table's best lead tried first
 (that of an entry with the same suit lengths when no matching entry has one) and the last lead
 that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
@@ -699,6 +699,24 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
 
     mover = (leader + ntrick) % n
     maximizing = side_of(mover, n) == side
+    if ntrick == 1 and n == 4 and (need == 1 if maximizing else need == horizon):
+        # second hand: one trick decides, and its side takes this one for sure when it (or the
+        # partner, last to play) can ruff and the third hand cannot, or holds the suit's top card
+        # above the led one and the third hand cannot ruff (DDS's second-hand quick trick)
+        led = trick[0] // 13
+        third = hands[(leader + 2) % 4]
+        last_hand = hands[(leader + 3) % 4]
+        if led == trump or ((third >> (13 * led)) & SUIT) != 0 or ((third >> (13 * trump)) & SUIT) == 0:
+            mine = (hands[mover] >> (13 * led)) & SUIT
+            pard = (last_hand >> (13 * led)) & SUIT
+            if led != trump and ((mine == 0 and ((hands[mover] >> (13 * trump)) & SUIT) != 0)
+                                 or (pard == 0 and ((last_hand >> (13 * trump)) & SUIT) != 0)):
+                return TRUE if maximizing else ZERO
+            ours = mine | pard
+            if ours:
+                top = high_bit(ours)
+                if top > trick[0] % 13 and ((third >> (13 * led)) & SUIT) >> top == 0:
+                    return (TRUE if maximizing else ZERO) | (np.int64(1) << (13 * led + top))
     moves = buf[32 * ply:32 * ply + 32]
     count = gen_moves(hands, trick, ntrick, leader, trump, n, team, moves)
     if ntrick == 0 and moves[KILLER] >= 0:
