@@ -375,3 +375,14 @@ def test_a_side_without_trumps_matches_brute_force() -> None:
         for side in (0, 1):
             assert dds.reaches(pos, side, 7) == brute_reaches(pos, side, 7), (pos, side)
         checked += 1
+
+
+def test_trumps_above_the_other_sides_rest_on_its_top_trump() -> None:
+    """Seat 0's ten of spades is above every spade of the other side, so the bound of "trumps above
+    the other side's" counts it; the entry that search leaves must not answer the same suit lengths
+    with the spades dealt again, where that bound counts differently."""
+    first = _position(("TS 2H 2C", "2S 3H 7C", "8S 9S QC", "3S 5S 8C"), 0, (4, 4, 0, 2))
+    second = _position(("8S 2H 2C", "9S 3H 7C", "3S TS QC", "2S 5S 8C"), 0, (4, 4, 0, 2))
+    dds.clear_table()
+    assert dds.reaches(first, 0, 7) is brute_reaches(first, 0, 7)
+    assert dds.reaches(second, 0, 7) is brute_reaches(second, 0, 7)

@@ -656,22 +656,40 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
         if best_hint < 0 and near_hint >= 0:
             best_hint = unsqueeze_card(near_hint, alive)
         if full:
-            # later tricks: a side holding no trump loses a trick to every trump of the other
-            # side's longest trump holding (depends on suit lengths alone, the key's fixed part)
-            l0 = 0
-            l1 = 0
+            # later tricks. A seat's trumps above every trump of the other side each win a trick
+            # (its partner's higher trump may take it instead): a side takes at least the most any
+            # one of its seats holds. Against a side without trumps that is every trump of the
+            # seat, an answer from suit lengths alone; otherwise it rests on the other side's top
+            # trump (and every trump above it).
+            top0 = -1
+            top1 = -1
             for k in range(n):
-                lt = popcount((hands[k] >> (13 * trump)) & SUIT)
+                t = (hands[k] >> (13 * trump)) & SUIT
+                if t:
+                    h = high_bit(t)
+                    if side_of(k, n) == side:
+                        if h > top0:
+                            top0 = h
+                    elif h > top1:
+                        top1 = h
+            w0 = 0
+            w1 = 0
+            for k in range(n):
+                t = (hands[k] >> (13 * trump)) & SUIT
                 if side_of(k, n) == side:
-                    if lt > l0:
-                        l0 = lt
-                elif lt > l1:
-                    l1 = lt
-            if l1 == 0 and l0 >= need:
+                    c = popcount(t >> (top1 + 1))
+                    if c > w0:
+                        w0 = c
+                else:
+                    c = popcount(t >> (top0 + 1))
+                    if c > w1:
+                        w1 = c
+            if top1 < 0 and w0 >= need:
                 return TRUE
-            if l0 == 0 and horizon - l1 < need:
+            if top0 < 0 and horizon - w1 < need:
                 return ZERO
-            # a seat holding the top k trumps wins k tricks some time before the end
+            # a seat holding the top k trumps wins k tricks: the answer rests on as many of them
+            # as it needs
             tr = (alive >> (13 * trump)) & SUIT
             if tr:
                 owner = -1
@@ -690,12 +708,15 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
                     run += 1
                     tr ^= np.int64(1) << top
                     tops |= np.int64(1) << (13 * trump + top)
-                # the answer rests on as many of those trumps as it needs
                 if side_of(owner, n) == side:
                     if run >= need:
                         return TRUE | top_cards(tops, need)
                 elif horizon - run < need:
                     return top_cards(tops, horizon - need + 1)
+            if w0 >= need:
+                return TRUE | (np.int64(1) << (13 * trump + top1))
+            if horizon - w1 < need:
+                return np.int64(1) << (13 * trump + top0)
 
     mover = (leader + ntrick) % n
     maximizing = side_of(mover, n) == side
