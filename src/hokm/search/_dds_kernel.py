@@ -76,6 +76,7 @@ check_kernel_cache(__name__)
 # Options of the search functions: no reference counting (module docstring).
 NO_NRT: dict[str, Any] = {"_nrt": False}
 SUIT = np.int64(0x1FFF)
+REPLIES = 4  # a lead's score falls by this for each card its opponents may answer it with
 ZERO = np.int64(0)  # an int64, not a literal: recursive calls must match the one compiled signature
 # Table layout: TT_COLS rows of int64, one column per entry (so a bucket's keys lie side by side in
 # memory), in buckets of BUCKET columns. An entry holds the kind of search and its fixed parameters
@@ -284,6 +285,13 @@ def gen_moves(hands, trick, ntrick, leader, trump, n, team, moves):
                             sc = 25 - r - (6 if s == trump else 0) - (6 if opp_ruff else 0)
                         if four_lead and s == trump and not opp_trumps:
                             sc -= 20  # nothing to draw
+                        if four_lead:
+                            # a smaller tree first: the fewer cards the opponents may answer
+                            # with (all of a void hand's), the fewer replies to search (DDS)
+                            la = popcount((hands[(mover + 1) % 4] >> (13 * s)) & SUIT)
+                            lb = popcount((hands[(mover + 3) % 4] >> (13 * s)) & SUIT)
+                            size = popcount(hands[mover])
+                            sc -= REPLIES * ((la if la else size) + (lb if lb else size))
                         if knock_out and not opp_ruff:
                             sc += 15
                     else:
