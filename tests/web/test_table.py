@@ -650,3 +650,43 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
         page.wait_for_function("(text) => { const n = document.querySelector('[data-testid=table-note]'); "
                                "return !n.hidden && n.textContent === text; }", arg=f"{seat_name(seat)}: {name}",
                                timeout=3000)
+
+
+# What the hand's summary hides of the table: a score of the bar or a seat's name or tricks that the summary's box
+# covers in part or whole, unless that element is drawn above it (your own seat, where no gap holds the box).
+SUMMARY_COVERS = """() => {
+  const m = document.querySelector(".overlay:not([hidden])[data-kind='hand'] .modal");
+  if (!m) return null;
+  const b = m.getBoundingClientRect();
+  const out = [];
+  const watched = [...document.querySelectorAll("[data-testid=top-bar] .flower-box, .seat .seat-name, .seat .seat-tricks")];
+  for (const e of watched) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.left >= b.right || r.right <= b.left || r.top >= b.bottom || r.bottom <= b.top) continue;
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    if (!top || !e.contains(top)) out.push(e.textContent.trim());
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE, {"width": 844, "height": 390}],
+                         ids=["portrait-390", "portrait-360", "landscape"])
+def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, viewport):
+    """On a phone the summary of a hand, centred on the whole table, lay over the scores in the bar (on its side)
+    and over your own seat (upright), where «شما» cut at its start read «ما», "we"."""
+    page = open_page(server + "/", viewport=viewport, settings={"lang": "fa", "nickname": "سارا"})
+    page.wait_for_selector("#play-computer")
+    page.locator(".seg[data-value='4']").first.click()
+    page.click("#play-computer")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    deadline = time.monotonic() + 120
+    covered = None
+    while covered is None and time.monotonic() < deadline:
+        covered = page.evaluate(SUMMARY_COVERS)
+        if covered is None:
+            act_once(page)
+            page.wait_for_timeout(20)
+    assert covered is not None, "no hand ended in time"
+    shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
+    assert covered == [], covered

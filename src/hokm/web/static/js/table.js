@@ -96,7 +96,7 @@ export class Table {
     this.focusIndex = 0;
     this.build();
     this.timerLoop = setInterval(() => this.drawTimers(), 250);
-    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.layoutHand(false); };
+    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.layoutHand(false); this.placeSummary(); };
     window.addEventListener("resize", this.onResize);
   }
 
@@ -776,6 +776,7 @@ export class Table {
     else o.onclick = null;
     o.append(box);
     o.hidden = false;
+    this.placeSummary();
     // A choice with a clock (the Hokm, a card from the stock): what lay over the table (the chat sheet) gives way.
     if (kind === "trump" || kind === "draw") this.el.table.dispatchEvent(new CustomEvent("decision"));
     const focus = box.querySelector("button:not([disabled])");
@@ -785,7 +786,45 @@ export class Table {
 
   closeModal(kind) {
     const o = this.el.overlay;
-    if (!o.hidden && (!kind || o.dataset.kind === kind)) { o.hidden = true; clear(o); o.dataset.kind = ""; }
+    if (!o.hidden && (!kind || o.dataset.kind === kind)) { o.hidden = true; clear(o); o.dataset.kind = ""; this.placeSummary(); }
+  }
+
+  /** A hand's summary lies where it hides neither the scores in the bar nor a seat in its column: in the
+   *  tallest gap between them that holds it (on a phone held upright, between the partner's seat and yours;
+   *  on its side, below the partner's). Where no gap is tall enough (a small phone), it takes the tallest one
+   *  that leaves out only your own seat, and your seat is drawn over it: a seat half covered misreads, «شما»
+   *  cut to «ما». The other dialogs cover the whole table. */
+  placeSummary() {
+    const o = this.el.overlay;
+    const table = this.el.table;
+    o.style.alignItems = "";
+    o.style.paddingTop = "";
+    table.classList.remove("summary-under-me");
+    if (o.hidden || o.dataset.kind !== "hand" || !o.firstElementChild) return;
+    const room = table.getBoundingClientRect();
+    const box = o.firstElementChild.getBoundingClientRect();
+    const need = box.height + 16; // and a margin above and below
+    const bar = this.el.top.getBoundingClientRect();
+    const inColumn = (r) => r.width > 0 && r.height > 0 && r.right > box.left && r.left < box.right;
+    const tallestGap = (seats) => {
+      const blocks = [bar, ...seats.map((e) => e.getBoundingClientRect())].filter(inColumn).sort((p, q) => p.top - q.top);
+      let gap = null;
+      let y = room.top;
+      for (const r of [...blocks, { top: room.bottom, bottom: room.bottom }]) {
+        if (r.top - y >= need && (!gap || r.top - y > gap[1] - gap[0])) gap = [y, r.top];
+        y = Math.max(y, r.bottom);
+      }
+      return gap;
+    };
+    const others = [...this.el.seats.querySelectorAll(".seat")];
+    let gap = tallestGap([...others, ...this.el.meSlot.querySelectorAll(".seat")]);
+    if (!gap) {
+      gap = tallestGap(others) || [bar.bottom, room.bottom];
+      table.classList.add("summary-under-me");
+    }
+    // The whole table stays dimmed; the box moves to the middle of its gap.
+    o.style.alignItems = "flex-start";
+    o.style.paddingTop = `${gap[0] - room.top + (gap[1] - gap[0] - box.height) / 2}px`;
   }
 
   openTrumpChooser() {
