@@ -690,3 +690,10 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
     assert covered is not None, "no hand ended in time"
     shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
     assert covered == [], covered
+    # The crown and the Hokm badge speak of the same hand: the one just played (the view already names the
+    # next hand's Hâkem).
+    view = table_view(page)
+    if view["phase"] == "deal":
+        last = view["results"][-1]
+        assert view["trump"] == last["trump"] and view["hakem"] is not None
+        assert page.locator(".seat:has(.badge.crown)").get_attribute("data-seat") == str(last["hakem"])

@@ -25,6 +25,13 @@ function handKey(v) {
   return (v.phase === "deal" || v.phase === "over") && v.results.length ? v.results.length - 1 : v.hand_index;
 }
 
+/** The Hâkem the crown marks: between hands (the summary up) the Hâkem of the hand just played, as the Hokm
+ *  badge still shows that hand's Hokm; the view already names the next hand's Hâkem. */
+function crownedSeat(v) {
+  const r = (v.phase === "deal" || v.phase === "over") && v.results.length ? v.results[v.results.length - 1] : null;
+  return r && Number.isInteger(r.hakem) ? r.hakem : v.hakem;
+}
+
 /** Every card played this hand, in order, with the trick it belongs to. */
 function playsOf(v) {
   const out = [];
@@ -345,13 +352,14 @@ export class Table {
     const e = this.el;
     clear(e.seats);
     clear(e.meSlot);
+    const crowned = crownedSeat(v);
     for (let s = 0; s < v.players; s++) {
       const pos = this.posOf(s);
       const info = this.seats[s] || {};
       const isMe = s === v.seat;
       const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && this.sideOf(s) === this.sideOf(v.seat);
       const badges = h("div.badges");
-      if (s === v.hakem) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
+      if (s === crowned) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
       if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
       // A computer's own seat, or the computer standing in for a person: the mark says which.
       const robot = info.kind === "bot" ? t("computerSeat") : t("botPlaying");
@@ -365,7 +373,7 @@ export class Table {
       }
       const turn = v.to_move === s && v.phase !== "over" && v.phase !== "deal";
       const seatTricks = v.seat_tricks[s];
-      const label = [this.nameOf(s), s === v.hakem ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(sep());
+      const label = [this.nameOf(s), s === crowned ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(sep());
       const el = h(`div.seat.pos-${pos}` + (isMe ? ".me" : "") + (partner ? ".partner" : "") + (turn ? ".turn" : "") + (v.players === 4 ? `.team-${this.sideOf(s)}` : ""),
         { dataset: { seat: s, testid: `seat-${pos}` }, "aria-label": label, role: "group" },
         h("div.avatar", {}, h("span.timer-ring"), h("span.avatar-pic", { html: avatarSvg(seatAvatar(info, s, isMe)), dataset: { avatar: seatAvatar(info, s, isMe) } })),
