@@ -18,9 +18,11 @@ the trick in progress is up to three card indices. Two searches share one transp
 
 Speed comes from: equivalent cards searched once (cards adjacent in rank once the cards gone
 from play are removed), quick tricks and "later tricks" bounds (a seat's run of top trumps, a
-side without trumps) at the start of each trick, each resting on only as many top cards as the
-answer needs, the second hand's sure trick when one trick decides, lead and follow move ordering (leads by who holds each suit's top cards, following with
-the cheapest card that no opponent still to play can beat) with the table's best lead tried first
+seat's trumps above every trump of the other side) at the start of each trick, each resting on
+only as many top cards as the answer needs, the second hand's sure trick when one trick decides,
+lead and follow move ordering (leads by who holds each suit's top cards and, among equals, by how
+few cards the opponents may answer with; following with the cheapest card that no opponent still
+to play can beat) with the table's best lead tried first
 (that of an entry with the same suit lengths when no matching entry has one) and the last lead
 that cut off at the same depth next, DDS's lowest winning rank (after a card fails, the lower cards
 of its suit that no result depended on are skipped; two sides only), and the table itself.
@@ -734,7 +736,7 @@ def search2(hands, trick, ntrick, leader, trump, n, side, team, need, horizon, t
         # above the led one and the third hand cannot ruff (DDS's second-hand quick trick)
         led = trick[0] // 13
         third = hands[(leader + 2) % 4]
-        last_hand = hands[(leader + 3) % 4]
+        last_hand = hands[partner_of(mover, n)]
         if led == trump or ((third >> (13 * led)) & SUIT) != 0 or ((third >> (13 * trump)) & SUIT) == 0:
             mine = (hands[mover] >> (13 * led)) & SUIT
             pard = (last_hand >> (13 * led)) & SUIT
