@@ -666,12 +666,21 @@ SUMMARY_COVERS = """() => {
     const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
     if (!top || !e.contains(top)) out.push(e.textContent.trim());
   }
+  // and nothing of a seat drawn over the summary lies on its words
+  for (const e of document.querySelectorAll(".seat .badge")) {
+    const r = e.getBoundingClientRect();
+    if (getComputedStyle(e).visibility === "visible" && r.width && r.left < b.right && r.right > b.left
+        && r.top < b.bottom && r.bottom > b.top && e.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2))) {
+      out.push("mark " + e.getAttribute("aria-label"));
+    }
+  }
   return out;
 }"""
 
 
-@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE, {"width": 844, "height": 390}],
-                         ids=["portrait-390", "portrait-360", "landscape"])
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE, {"width": 360, "height": 640},
+                                      {"width": 844, "height": 390}],
+                         ids=["portrait-390", "portrait-360", "portrait-360x640", "landscape"])
 def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, viewport):
     """On a phone the summary of a hand, centred on the whole table, lay over the scores in the bar (on its side)
     and over your own seat (upright), where «شما» cut at its start read «ما», "we"."""
