@@ -3,7 +3,7 @@
     python scripts/measure_publish.py [--games 4] [--repeat 5]
 
 Plays random four-player games with the engine and, after every action, builds the batch's
-messages as a table does before it publishes them (:func:`hokm.engine.view.views_json` and
+messages as a table does before it publishes them (:func:`hokm.server.wire.view_texts` and
 :func:`hokm.server.wire.event_frames`) for two sets of recipients: every seat and the spectators
 (what a table made before copies were limited to those a connection can take), and one seat alone
 (a person playing three computers with nobody watching). Prints the microseconds per action of
@@ -18,9 +18,8 @@ import time
 from measure_deflate import random_actions
 
 from hokm.engine import Game
-from hokm.engine.view import views_json
 from hokm.server.storage import EventRow
-from hokm.server.wire import event_frames
+from hokm.server.wire import event_frames, view_texts
 
 SEATS = [{"seat": s, "kind": "bot", "player_id": None, "name": f"Computer {s + 1}", "bot": "medium",
           "connected": False, "auto": False, "reclaim_until": None} for s in range(4)]
@@ -38,7 +37,7 @@ def per_action(actions: list[tuple[Game, list[EventRow]]], recipients: list[int 
     for _ in range(repeat):
         t0 = time.perf_counter()
         for game, rows in actions:
-            event_frames(rows, recipients, views_json(game, recipients), SEATS, "playing", None)
+            event_frames(rows, recipients, view_texts(game, recipients), SEATS, "playing", None)
         best = min(best, time.perf_counter() - t0)
     return best / len(actions) * 1e6
 

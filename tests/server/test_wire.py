@@ -1,5 +1,6 @@
 """Event batches encoded once per recipient: each recipient's text is exactly the message built from
-the redaction whitelist and its own view, and nothing of another seat's reaches it."""
+the redaction whitelist and its own view (the public part of the views encoded once and joined to
+each recipient's own fields), and nothing of another seat's reaches it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hokm.engine.view import make_view
 from hokm.server.protocol import PROTOCOL_VERSION
 from hokm.server.redact import public_event, same_for_everyone, visible_to
 from hokm.server.storage import EventRow
-from hokm.server.wire import dumps, event_frames
+from hokm.server.wire import dumps, event_frames, view_texts
 
 SEATS = [{"seat": 0, "kind": "human", "name": "سارا"}, {"seat": 1, "kind": "bot", "name": None}]
 
@@ -43,7 +44,7 @@ def test_two_player_discards_and_draws_reach_only_their_actor_and_every_text_is_
         recipients: list[int | None] = [0, 1, None]
         views = [make_view(g, r).to_json() for r in recipients]
         deadline = {"seat": g.to_move, "at": 9.0}
-        frames = event_frames(rows, recipients, views, SEATS, "playing", deadline)
+        frames = event_frames(rows, recipients, view_texts(g, recipients), SEATS, "playing", deadline)
         for r, view, copy in zip(recipients, views, frames):
             assert [json.loads(text) for _, _, text, _ in copy] == _expected(rows, r, view, deadline)
             assert [s for s, _, _, _ in copy] == [e.seq for e in rows if visible_to(e.kind, e.payload, r)]
@@ -71,6 +72,25 @@ def test_chat_frames_carry_their_sender_and_the_spectators_channel_never_reaches
     assert [(s, who) for s, who, _, _ in frames[2]] == [(5, "p1"), (6, "p7"), (7, "p1"), (8, "p1")]
     assert json.loads(frames[1][0][2])["event"]["text"] == "<img src=x>"
     assert json.loads(frames[1][0][2])["view"] is None
+
+
+def test_view_texts_are_each_recipients_view_for_every_player_count() -> None:
+    for players in (2, 3, 4):
+        rng = random.Random(players)
+        g = Game.new(Rules(players=players), seed=players)
+        recipients: list[int | None] = [*range(players), None]
+        steps = 0
+        while not g.is_over and steps < 200:
+            if g.phase is Phase.DEAL:
+                g.deal()
+                continue
+            texts = view_texts(g, recipients)
+            assert [json.loads(bytes(dumps({"view": t}), "utf-8"))["view"] for t in texts] == \
+                [make_view(g, r).to_json() for r in recipients]
+            seat = g.to_move
+            assert seat is not None
+            g.apply(rng.choice(g.legal_actions()), seat)
+            steps += 1
 
 
 def test_dumps_keeps_persian_text_and_reads_back_the_same() -> None:

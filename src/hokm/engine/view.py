@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..cards import Card, Suit, card_of, cards_in
@@ -276,23 +277,24 @@ def make_view(game: ViewSource, seat: int | None) -> SeatView:
     )
 
 
-def views_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, Any]]:
-    """``make_view(game, seat).to_json()`` for each of ``seats``, the public part built once.
+@lru_cache(maxsize=64)
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, made once per rule set (the same for every view of every game under it)."""
+    return rules.to_dict()
 
-    What a server sends after every event: one view per seat and one for spectators. The fields
-    anyone may know (the same list as :func:`make_view`'s) are converted once and shared by every
-    recipient's object; each recipient's own fields (its hand, its legal actions, and with two
-    players the card it draws, its discards and its draws) are added to its copy alone. The objects
-    share their public lists: read them, do not change them.
+
+def public_json(game: ViewSource) -> dict[str, Any]:
+    """The fields of a view that anyone at the table may know, as in :meth:`SeatView.to_json`.
+
+    The same list as :func:`make_view`'s public fields; a recipient's view is this object and
+    :func:`own_json`'s for its seat together. Its lists may be shared: read them, do not change them.
     """
     n = game.n
-    two = n == 2
-    to_move = game.to_move
     public: dict[str, Any] = {
         "players": n,
-        "rules": game.rules.to_dict(),
+        "rules": _rules_json(game.rules),
         "phase": game.phase.value,
-        "to_move": to_move,
+        "to_move": game.to_move,
         "hand_index": game.hand_index,
         "hakem": game.hakem,
         "dealer": game.dealer,
@@ -310,20 +312,31 @@ def views_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, 
                       for t in game.completed],
         "results": [r.to_json() | {"hakem_koti": r.hakem_koti} for r in game.results],
     }
-    if two:
+    if n == 2:
         public["stock_size"] = game.stock_size
         public["discarded"] = list(game.discarded)
     if game.hakem_draw is not None:
         public["hakem_draw"] = game.hakem_draw.to_json()
+    return public
+
+
+def own_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """Each of ``seats``' own fields (``None``: a spectator's, which are empty or ``None``).
+
+    Its hand, its legal actions (empty unless it is to move), and with two players the card it
+    draws, its discards and its draws: what :func:`make_view` takes from the seat alone.
+    """
+    n = game.n
+    two = n == 2
+    to_move = game.to_move
     legal: list[dict[str, Any]] | None = None
     out: list[dict[str, Any]] = []
     for seat in seats:
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
-        d = dict(public)
-        d["seat"] = seat
         mine_to_move = seat is not None and to_move == seat
-        d["hand"] = [str(c) for c in cards_in(game.hands[seat])] if seat is not None else []
+        d: dict[str, Any] = {"seat": seat,
+                             "hand": [str(c) for c in cards_in(game.hands[seat])] if seat is not None else []}
         if mine_to_move:
             if legal is None:
                 legal = [a.to_json() for a in game.legal_actions()]
@@ -338,3 +351,15 @@ def views_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, 
                               for a, b, k in game.draw_log[seat]] if seat is not None else [])
         out.append(d)
     return out
+
+
+def views_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """``make_view(game, seat).to_json()`` for each of ``seats``, the public part built once.
+
+    What a server sends after every event: one view per seat and one for spectators, each
+    :func:`public_json` and the recipient's :func:`own_json`. The objects share their public lists:
+    read them, do not change them.
+    """
+    own = own_json(game, seats)
+    public = public_json(game)
+    return [public | mine for mine in own]

@@ -1,8 +1,10 @@
 """Messages as they go out: JSON text, each made once.
 
 Every action a player makes reaches every seat and the spectators, each with its own view of the
-table. :func:`event_frames` encodes a batch of events for all of them at once: each recipient's
-view once (however many events the batch holds), the seats' list once for everyone, each event's
+table. :func:`view_texts` encodes their views: the fields anyone may know once for all of them,
+then each recipient's own fields (its hand, its legal actions) joined to that text.
+:func:`event_frames` encodes a batch of events for all of them at once: each recipient's view
+once (however many events the batch holds), the seats' list once for everyone, each event's
 public copy once where every recipient sees the same. A connection then sends the text it is
 given, untouched, so an event costs one encoding per recipient, not one per connection.
 
@@ -17,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from ..engine.view import ViewSource, own_json, public_json
 from .protocol import PROTOCOL_VERSION
 from .redact import public_event, same_for_everyone, visible_to
 from .storage import EventRow
@@ -40,24 +43,38 @@ def encoded(value: Any) -> orjson.Fragment:
     return orjson.Fragment(orjson.dumps(value, option=_OPTIONS))
 
 
+def view_texts(game: ViewSource, recipients: Sequence[int | None]) -> list[orjson.Fragment]:
+    """The views of ``recipients`` (seats; ``None``: spectators) as JSON text, the public part encoded once.
+
+    Each text is the object :func:`hokm.engine.view.views_json` gives for that recipient: the public
+    object's members, then the recipient's own, in one JSON object.
+    """
+    own = own_json(game, recipients)  # first: it refuses a seat that is not at the table
+    public = orjson.dumps(public_json(game), option=_OPTIONS)[:-1]  # '{...' without its closing brace
+    return [orjson.Fragment(public + b"," + orjson.dumps(mine, option=_OPTIONS)[1:]) for mine in own]
+
+
+_NULL = orjson.Fragment(b"null")
+
+
 def _sender(event: dict[str, Any]) -> str | None:
     return event.get("player") if event["kind"] == "chat" else None
 
 
 def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None],
-                 views: Sequence[dict[str, Any]] | None, seats: list[dict[str, Any]], status: str,
+                 views: Sequence[orjson.Fragment] | None, seats: list[dict[str, Any]], status: str,
                  deadline: dict[str, Any] | None) -> list[list[Frame]]:
     """Every recipient's ``event`` messages for ``rows``, as text.
 
-    ``views[i]`` is the view of ``recipients[i]`` after the whole batch (``None``: no game yet);
-    every message of the batch carries it.
+    ``views[i]`` is the view of ``recipients[i]`` after the whole batch, as :func:`view_texts` gives
+    it (``None``: no game yet); every message of the batch carries it.
     """
     seats_f = encoded(seats)
     deadline_f = encoded(deadline)
     shared: dict[int, tuple[dict[str, Any], str | None]] = {}  # an event every recipient sees alike
     out: list[list[Frame]] = []
     for i, r in enumerate(recipients):
-        view_f = encoded(None if views is None else views[i])
+        view_f = _NULL if views is None else views[i]
         frames: list[Frame] = []
         for e in rows:
             if not visible_to(e.kind, e.payload, r):

@@ -22,8 +22,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
+
 from ...engine import Game, IllegalActionError, Rules, action_from_json, run_hakem_draw
-from ...engine.view import SeatView, views_json
+from ...engine.view import SeatView
 from ...fairness import HandSeeds, derive_deck, new_game, normalise_seed
 from ..botpool import BotPool
 from ..bus import Bus
@@ -34,6 +36,7 @@ from ..results import finished_game
 from ..seats import Seat, SeatKind, code_matches
 from ..storage import EventRow, Storage, TableRow, TableUpdate
 from ..timers import TimerSet
+from ..wire import view_texts
 from .absence import Absence
 from .errors import TableError
 from .log import GAME_KINDS, EventLog
@@ -138,9 +141,9 @@ class TableActor:
             return None
         return (self.game.spectator_view() if seat is None else self.game.view(seat)).to_json()
 
-    def views_json(self, recipients: list[int | None]) -> list[dict[str, Any]] | None:
-        """The views of ``recipients`` (seats, ``None``: spectators) in one pass; ``None`` before the start."""
-        return None if self.game is None else views_json(self.game, recipients)
+    def view_texts(self, recipients: list[int | None]) -> list[orjson.Fragment] | None:
+        """The views of ``recipients`` (seats, ``None``: spectators) encoded in one pass; ``None`` before the start."""
+        return None if self.game is None else view_texts(self.game, recipients)
 
     def state(self, seat: int | None, last_seq: int | None, member: bool | None = None) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), with missed events if asked.
@@ -262,7 +265,7 @@ class TableActor:
         await self.log.append(rows, update)
         remote = not self.watchers_known or bool(self.watchers)
         holders = self.room.holders()
-        await self.log.publish(rows, players=self.n, holders=holders, views=self.views_json,
+        await self.log.publish(rows, players=self.n, holders=holders, views=self.view_texts,
                                seats=self.room.info(), status=self.status, deadline=self.deadline,
                                remote=remote, spectators=remote or self.room.watched(holders))
         if replan:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from ..bus import Bus
 from ..redact import public_event, visible_to
 from ..storage import EventRow, Storage, TableUpdate
@@ -68,12 +70,12 @@ class EventLog:
                 for e in self.backlog if e.seq > last_seq and visible_to(e.kind, e.payload, seat)]
 
     async def publish(self, rows: list[EventRow], *, players: int, holders: list[str | None],
-                      views: Callable[[list[int | None]], list[dict[str, Any]] | None], seats: list[dict[str, Any]],
+                      views: Callable[[list[int | None]], list[orjson.Fragment] | None], seats: list[dict[str, Any]],
                       status: str, deadline: dict[str, Any] | None, remote: bool = True,
                       spectators: bool = True) -> None:
         """One bus message for the batch: a copy per seat and one for spectators, as text.
 
-        ``views`` gives the recipients' views (``None`` before the game starts). ``holders`` are
+        ``views`` gives the recipients' views as encoded text (``None`` before the game starts). ``holders`` are
         the player ids of the seats *now*, so a seat that changed hands can never send its view to
         the former occupant. ``remote`` False: no other node has a connection at the table, so the
         message stays on this node.
