@@ -24,6 +24,9 @@ def test_a_short_run_reports_rate_latency_cpu_per_action_a_profile_and_the_echo_
     game = report["game"]
     assert game["tables"] == 3 and game["connections"] == 12
     assert game["actions_acked"] > 0 and game["errors"] == {}
+    # Each table starts once its players are there: no seat joins a game under way, and no stand-in
+    # bot plays for a player who has not connected yet.
+    assert game["seats_joined_after_start"] == 0 and game["stand_in_actions"] == 0
     lat = game["latency_ms"]
     assert lat["count"] == game["actions_acked"] and 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
     assert game["server"]["processes"] == 1 and game["server"]["rss_mb_max"] > 10

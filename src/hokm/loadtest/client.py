@@ -1,8 +1,11 @@
 """Headless players: four WebSockets per table, each deciding like a person at a chosen pace.
 
 A table is set up over HTTP the way people would (four guests; one creates a private room, three
-sit, the host starts), then each seat opens its own WebSocket, possibly to a different node (the
-URLs are used in turn, so a table's players are spread over the nodes: no sticky routing). A seat
+sit, the host starts), and each seat opens its own WebSocket, possibly to a different node (the
+URLs are used in turn, so a table's players are spread over the nodes: no sticky routing). A
+measured run starts each table once its four players have joined (:func:`start_table`), as a host
+starts a room whose players are there; a table started before they connect is played by the
+stand-in bots until each arrives. A seat
 whose view has legal actions waits its think time and sends a random legal action with the ``seq``
 it saw; the latency of that action is the time until the event of that action arrives back on the
 same connection. A dropped connection is opened again (to the next URL) with ``last_seq``, like
@@ -33,6 +36,8 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
     games_over: int = 0
+    stand_ins: int = 0  # measured actions a stand-in bot played for a player (not a person's pace)
+    started_early: int = 0  # seats whose table was under way when they joined it first
     measuring: bool = True
     seen: dict[str, dict[int, tuple[str, Any]]] = field(default_factory=dict)  # table -> seq -> (kind, event)
     keep_events: bool = False
@@ -69,8 +74,9 @@ async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any], token
 
 
 async def setup_table(client: httpx.AsyncClient, urls: list[str], index: int, players: int = 4,
-                      timers: float = 120.0, rules: dict[str, Any] | None = None) -> tuple[str, list[str]]:
-    """Create and start one table of ``players`` guests; return its id and the seats' tokens."""
+                      timers: float = 120.0, rules: dict[str, Any] | None = None,
+                      start: bool = True) -> tuple[str, list[str]]:
+    """Create one table of ``players`` guests, and start it unless ``start`` is false; its id and the seats' tokens."""
     base = [http_url(u) for u in urls]
     at = lambda k: base[(index + k) % len(base)]  # noqa: E731 - spread the requests over the nodes
     tokens = []
@@ -84,8 +90,14 @@ async def setup_table(client: httpx.AsyncClient, urls: list[str], index: int, pl
     tid = info["table_id"]
     for s in range(1, players):
         await _post(client, at(s) + f"/api/tables/{tid}/sit", {"seat": s, "code": info["code"]}, tokens[s])
-    await _post(client, at(0) + f"/api/tables/{tid}/start", {}, tokens[0])
+    if start:
+        await start_table(client, urls, index, tid, tokens[0])
     return tid, tokens
+
+
+async def start_table(client: httpx.AsyncClient, urls: list[str], index: int, table_id: str, host_token: str) -> None:
+    """The host starts the table made by :func:`setup_table` with ``start`` false."""
+    await _post(client, http_url(urls[index % len(urls)]) + f"/api/tables/{table_id}/start", {}, host_token)
 
 
 class Seat:
@@ -99,6 +111,7 @@ class Seat:
         self.seq = 0
         self.view: dict[str, Any] | None = None
         self.pending: float | None = None  # when the outstanding action was sent
+        self.joined = asyncio.Event()  # set at the first state message: the player is at the table
         self.deciding = False
         self.over = False
         self.ws: Any = None
@@ -149,11 +162,18 @@ class Seat:
             for m in msg.get("missed") or []:
                 self._keep(m["seq"], m["event"])
             self._update(msg["seq"], msg["view"], msg["table"]["status"])
+            if not self.joined.is_set():
+                self.joined.set()
+                if msg["table"]["status"] != "waiting":
+                    self.tally.started_early += 1
             return
         if kind != "event":
             return
         ev = msg["event"]
         self._keep(msg["seq"], ev)
+        if ev.get("kind") == "action" and ev.get("seat") == self.seat and ev.get("by") != "player" and \
+                self.tally.measuring:
+            self.tally.stand_ins += 1
         if ev.get("kind") == "action" and ev.get("seat") == self.seat and self.pending is not None:
             if self.tally.measuring:
                 self.tally.latencies.append(now - self.pending)

@@ -25,9 +25,11 @@ import httpx
 import psutil
 
 from . import profile
-from .client import Seat, Tally, setup_table
+from .client import Seat, Tally, setup_table, start_table
 from .stats import summary_ms
 
+#: How long a table waits for its players to join before its host starts it anyway.
+JOIN_WAIT_S = 30.0
 ECHO_FRAME = 1500  # bytes: about one table event with its view
 
 
@@ -164,31 +166,46 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     async with httpx.AsyncClient(timeout=120, limits=limits) as client:
         async def one(i: int) -> tuple[str, list[str]]:
             async with sem:
-                return await setup_table(client, opts.urls, i, opts.players)
+                return await setup_table(client, opts.urls, i, opts.players, start=False)
 
         tables = await asyncio.gather(*(one(i) for i in range(opts.tables)))
-    setup_s = time.monotonic() - t0
-    stop = asyncio.Event()
+        setup_s = time.monotonic() - t0
+        stop = asyncio.Event()
 
-    def urls_of(i: int) -> list[str]:  # the table was made on opts.urls[i % n] (setup_table), which owns it
-        return [opts.urls[i % len(opts.urls)]] if opts.route == "owner" else opts.urls
+        def urls_of(i: int) -> list[str]:  # the table was made on opts.urls[i % n] (setup_table), which owns it
+            return [opts.urls[i % len(opts.urls)]] if opts.route == "owner" else opts.urls
 
-    seats = [Seat(tid, s, tok, urls_of(i), 0 if opts.route == "owner" else i + s, think_range(opts.think_ms), tally,
-                  random.Random(rng.random()))
-             for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
-    tally.measuring = False
-    # The load tool's own garbage collections, left as they are, take much of its core with
-    # thousands of players (each one walking every player's objects): what setup made is frozen,
-    # and young objects are collected rarely (the players make few cycles).
-    gc.collect()
-    gc.freeze()
-    thresholds = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 1_000)
-    r0 = time.monotonic()
-    tasks = []
-    for k, s in enumerate(seats):
-        tasks.append(asyncio.ensure_future(s.run(stop)))
-        await asyncio.sleep(max(0.0, r0 + (k + 1) / opts.connect_rate - time.monotonic()))
+        seats = [Seat(tid, s, tok, urls_of(i), 0 if opts.route == "owner" else i + s, think_range(opts.think_ms),
+                      tally, random.Random(rng.random()))
+                 for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
+        tally.measuring = False
+        # The load tool's own garbage collections, left as they are, take much of its core with
+        # thousands of players (each one walking every player's objects): what setup made is frozen,
+        # and young objects are collected rarely (the players make few cycles).
+        gc.collect()
+        gc.freeze()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(50_000, 20, 1_000)
+
+        async def start_when_seated(i: int) -> None:
+            # The host starts the table once its players have joined (or after a while without one
+            # of them): started before, the stand-in bots would play the seats not yet connected.
+            tid, toks = tables[i]
+            mine = seats[i * opts.players:(i + 1) * opts.players]
+            try:
+                await asyncio.wait_for(asyncio.gather(*(s.joined.wait() for s in mine)), JOIN_WAIT_S)
+            except TimeoutError:
+                pass
+            async with sem:
+                await start_table(client, opts.urls, i, tid, toks[0])
+
+        r0 = time.monotonic()
+        tasks = []
+        starts = [asyncio.ensure_future(start_when_seated(i)) for i in range(len(tables))]
+        for k, s in enumerate(seats):
+            tasks.append(asyncio.ensure_future(s.run(stop)))
+            await asyncio.sleep(max(0.0, r0 + (k + 1) / opts.connect_rate - time.monotonic()))
+        await asyncio.gather(*starts)
     ramp_s = time.monotonic() - r0
     await asyncio.sleep(opts.warmup)
     sampler = Sampler(opts.pids, opts.names)
@@ -216,6 +233,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             "duration_s": round(elapsed, 1), "actions_sent": tally.sent, "actions_acked": tally.accepted,
             "actions_per_s": round(tally.accepted / elapsed, 1), "latency_ms": summary_ms(tally.latencies),
             "errors": dict(tally.errors), "reconnects": tally.reconnects, "games_over": tally.games_over,
+            "stand_in_actions": tally.stand_ins, "seats_joined_after_start": tally.started_early,
             "server": server} | ({"profiles": profiles} if profiles else {})
 
 
@@ -289,7 +307,9 @@ def format_report(r: dict[str, Any]) -> str:
         f"actions: {g['actions_acked']} acknowledged, {g['actions_per_s']}/s",
         f"latency ms (action sent -> its event received): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
         f"max {lat['max']}",
-        f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; games over {g['games_over']}",
+        f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; games over {g['games_over']}; "
+        f"actions by stand-in bots {g.get('stand_in_actions')}; seats that joined a started table "
+        f"{g.get('seats_joined_after_start')}",
         f"server CPU %: mean {s['cpu_percent_mean']} max {s['cpu_percent_max']}; RSS MB max {s['rss_mb_max']} "
         f"({s['processes']} processes); whole machine {s.get('machine_cpu_percent_mean')} % of "
         f"{s.get('machine_cores')} cores x 100; load generator {s.get('generator_cpu_percent')} % of one core",
