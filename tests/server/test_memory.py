@@ -98,6 +98,43 @@ def test_new_garbage_is_collected_not_frozen(policy: tuple[GcPolicy, Clock, list
     assert ref() is None
 
 
+def test_after_a_walk_that_finds_nothing_ticks_only_freeze_until_the_next_walk(
+        policy: tuple[GcPolicy, Clock, list[int]]) -> None:
+    """A walk of the young objects costs the event loop its length even when all of them are alive:
+    after one that finds no garbage the next nine ticks only freeze; one that finds some is followed
+    by another walk at the next tick, as is a connection closed."""
+    p, clock, closed = policy
+    p.full_collection()
+    clock.now += 1
+    p.tick()  # nothing young is garbage
+    walks = p.young_walks
+    assert walks == 1
+    ref = garbage_cycle()
+    for _ in range(9):  # freezing ticks: the cycle is frozen with the rest, not freed
+        clock.now += 1
+        p.tick()
+    assert p.young_walks == walks and ref() is not None
+    kept = garbage_cycle()
+    clock.now += 1
+    p.tick()  # the tenth walks again and frees what was made since the last tick
+    assert p.young_walks == walks + 1 and kept() is None
+    again = garbage_cycle()
+    clock.now += 1
+    p.tick()  # it found garbage: the next tick walks too
+    assert p.young_walks == walks + 2 and again() is None
+    clock.now += 1
+    p.tick()  # found nothing: freezing ticks again
+    assert p.young_walks == walks + 3
+    closed[0] += 1  # a connection closed: what it left is young garbage, walked at the next tick
+    short_lived = garbage_cycle()
+    clock.now += 1
+    p.tick()
+    assert p.young_walks == walks + 4 and short_lived() is None
+    clock.now += 900
+    p.tick()  # what was frozen waits for the full collection
+    assert ref() is None
+
+
 def test_frozen_cycles_are_freed_by_the_periodic_full_collection(policy: tuple[GcPolicy, Clock, list[int]]) -> None:
     p, clock, _ = policy
     p.full_collection()
