@@ -201,9 +201,11 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
 
         r0 = time.monotonic()
         tasks = []
-        starts = [asyncio.ensure_future(start_when_seated(i)) for i in range(len(tables))]
+        starts = []
         for k, s in enumerate(seats):
             tasks.append(asyncio.ensure_future(s.run(stop)))
+            if (k + 1) % opts.players == 0:  # the table's players are on their way: its host waits for them
+                starts.append(asyncio.ensure_future(start_when_seated(k // opts.players)))
             await asyncio.sleep(max(0.0, r0 + (k + 1) / opts.connect_rate - time.monotonic()))
         await asyncio.gather(*starts)
     ramp_s = time.monotonic() - r0
