@@ -217,8 +217,8 @@ class GcPolicy:
     Walking the young objects is not free even when they are all alive: with thousands of
     connections most of them are the awaits each connection makes again after every message, and
     each points into the frozen heap, so a walk costs 30 to 45 ms of CPU a second at 1,500 tables
-    with the GIL held, the event loop stopped for as long (docs/performance.md, "Ticks that find
-    nothing"). So once a walk finds no garbage, the next ``young_every - 1`` ticks only freeze,
+    with the GIL held, the event loop stopped for as long (docs/performance.md, "Tables started
+    once their players are there, and ticks that find nothing"). So once a walk finds no garbage, the next ``young_every - 1`` ticks only freeze,
     unless a connection has closed meanwhile (what one that lived less than a second leaves is
     young garbage); a walk that finds some makes the next tick walk again. Other cycles made
     during the freezing ticks wait for the next full collection, as frozen ones do.
