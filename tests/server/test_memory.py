@@ -104,6 +104,8 @@ def test_after_a_walk_that_finds_nothing_ticks_only_freeze_until_the_next_walk(
     after one that finds no garbage the next nine ticks only freeze; one that finds some is followed
     by another walk at the next tick, as is a connection closed."""
     p, clock, closed = policy
+    pauses: list[tuple[str, float]] = []
+    p._on_pause = lambda kind, seconds: pauses.append((kind, seconds))
     p.full_collection()
     clock.now += 1
     p.tick()  # nothing young is garbage
@@ -133,6 +135,8 @@ def test_after_a_walk_that_finds_nothing_ticks_only_freeze_until_the_next_walk(
     clock.now += 900
     p.tick()  # what was frozen waits for the full collection
     assert ref() is None
+    # each collection's CPU is reported (hokm_gc_pause_seconds), the freezing ticks are not
+    assert [k for k, _ in pauses] == ["full"] + ["young"] * 5 + ["full"] and all(s >= 0 for _, s in pauses)
 
 
 def test_frozen_cycles_are_freed_by_the_periodic_full_collection(policy: tuple[GcPolicy, Clock, list[int]]) -> None:

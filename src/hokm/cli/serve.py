@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     # Short garbage-collection pauses with thousands of tables, and what closed connections leave freed
     # (docs/performance.md).
     metrics = app.state.metrics
-    gc_policy = GcPolicy(closed=lambda: metrics.closed_count)
+    gc_policy = GcPolicy(closed=lambda: metrics.closed_count,
+                         on_pause=lambda kind, seconds: metrics.gc_pause.labels(kind).observe(seconds))
     gc_policy.start()
     try:
         server.run()

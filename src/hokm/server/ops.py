@@ -66,6 +66,10 @@ class Metrics:
         self.connections = Gauge("hokm_connections", "Open WebSocket connections", registry=r)
         self.closed = Counter("hokm_connections_closed", "WebSocket connections closed since start", registry=r)
         self.closed_count = 0  # the same, read by GcPolicy
+        self.gc_pause = Histogram("hokm_gc_pause_seconds",
+                                  "CPU time of one garbage collection of GcPolicy, the GIL held throughout, by kind",
+                                  ["kind"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+                                  registry=r)
         self.actions = Counter("hokm_actions", "Game actions accepted and stored, by who decided", ["by"], registry=r)
         self.events = Counter("hokm_events", "Table events stored", registry=r)
         self.action_latency = Histogram(
@@ -226,13 +230,16 @@ class GcPolicy:
 
     def __init__(self, freeze_every: float = 1.0, collect_after: int = 1000, collect_every: float = 900.0, *,
                  young_every: int = 10, closed: Callable[[], int] = lambda: 0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 on_pause: Callable[[str, float], None] = lambda kind, seconds: None) -> None:
+        """``on_pause(kind, seconds)`` hears the CPU time of each collection: ``young`` (a walk of the
+        young objects) or ``full``."""
         self.freeze_every, self.collect_after, self.collect_every = freeze_every, collect_after, collect_every
         self.young_every = young_every
         self._skip = 0  # ticks left that only freeze (the last walk of the young objects found nothing)
         self._closed_at_walk = closed()
         self.young_walks = 0
-        self._closed, self._clock = closed, clock
+        self._closed, self._clock, self._on_pause = closed, clock, on_pause
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_full = clock()
@@ -241,9 +248,11 @@ class GcPolicy:
 
     def full_collection(self) -> None:
         """Collect everything, frozen or not, then freeze the survivors."""
+        t0 = time.thread_time()
         gc.unfreeze()
         gc.collect()
         gc.freeze()
+        self._on_pause("full", time.thread_time() - t0)
         self._last_full = self._clock()
         self._closed_at_full = self._closed()
         self.full_collections += 1
@@ -260,8 +269,10 @@ class GcPolicy:
             gc.freeze()
         else:
             self._closed_at_walk = self._closed()
+            t0 = time.thread_time()
             found = gc.collect()  # walks only what is not frozen
             gc.freeze()
+            self._on_pause("young", time.thread_time() - t0)
             self.young_walks += 1
             self._skip = 0 if found else self.young_every - 1
 
