@@ -103,9 +103,10 @@ def test_after_a_walk_that_finds_nothing_ticks_only_freeze_until_the_next_walk(
     """A walk of the young objects costs the event loop its length even when all of them are alive:
     after one that finds no garbage the next nine ticks only freeze; one that finds some is followed
     by another walk at the next tick, as is a connection closed."""
-    p, clock, closed = policy
+    _, clock, closed = policy
     pauses: list[tuple[str, float]] = []
-    p._on_pause = lambda kind, seconds: pauses.append((kind, seconds))
+    p = GcPolicy(freeze_every=1.0, collect_after=1000, collect_every=900.0, clock=clock, closed=lambda: closed[0],
+                 on_pause=lambda kind, seconds: pauses.append((kind, seconds)))
     p.full_collection()
     clock.now += 1
     p.tick()  # nothing young is garbage
