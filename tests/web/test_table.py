@@ -699,6 +699,14 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
     assert covered is not None, "no hand ended in time"
     shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
     assert covered == [], covered
+    # A kot's summary is a line taller (its callout, as the table draws it); on a phone on its side it lay over the
+    # partner's name. The deals decide whether a kot comes, so its line is added to the summary shown.
+    page.evaluate("""() => { const m = document.querySelector(".overlay[data-kind='hand'] .modal");
+      if (!m.querySelector('.callout.kot')) { const d = document.createElement('div'); d.className = 'callout kot';
+        d.textContent = 'کُت!'; m.querySelector('h2').after(d); }
+      window.hokmDebug.table.placeSummary(); }""")
+    page.wait_for_timeout(50)
+    assert page.evaluate(SUMMARY_COVERS) == []
     # The crown and the Hokm badge speak of the same hand: the one just played (the view already names the
     # next hand's Hâkem).
     view = table_view(page)
