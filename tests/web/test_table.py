@@ -160,7 +160,14 @@ def test_reload_mid_hand_resumes_the_same_hand(server, open_page):
     while time.monotonic() < deadline:
         view = table_view(page)
         if view and view["phase"] == "play" and len(view["completed"]) >= 1 and view["to_move"] == view["seat"]:
-            break
+            # A card clicked in the first trick may still be on its way, or marked to be played on this turn
+            # (a click that landed as the hand was redrawn), while the table already shows the second
+            # trick: the turn counts once the same view has stood for a second, nothing sent or marked.
+            page.wait_for_timeout(1000)
+            busy = page.locator(".table.sending, .hand .card.preselected").count()
+            if not busy and table_view(page) == view:
+                break
+            continue
         if view and view["legal"] and view["legal"][0]["type"] != "play":
             act_once(page)
         elif view and view["legal"] and view["phase"] == "play" and not view["completed"]:
