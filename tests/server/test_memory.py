@@ -14,12 +14,16 @@ import json
 import time
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 import websockets
+from starlette.testclient import TestClient
 
+from hokm.server.app import create_app
+from hokm.server.config import ServerConfig
 from hokm.server.ops import GcPolicy
 
 from .harness import WAIT, Player, ServerProcess, run
@@ -178,6 +182,45 @@ def test_closed_connections_bring_the_full_collection_forward(policy: tuple[GcPo
     clock.now += 1
     p.tick()  # counted from the last full collection
     assert p.full_collections == 2
+
+
+def test_a_closed_connection_is_freed_without_a_collection(tmp_path: Path) -> None:
+    """A connection that played and closed is freed by reference counting alone, so closing
+    connections costs no full collection. Before, the task forwarding the player's channel, once
+    cancelled, kept its ``CancelledError``, whose traceback held the task's frames and so the
+    connection, which held the task: a cycle, frozen a second later with the connection's
+    compression buffers in it, that only a full collection of the whole heap freed."""
+    from hokm.server.ws import Connection
+
+    def connections() -> list[Connection]:
+        return [o for o in gc.get_objects() if isinstance(o, Connection)]
+
+    app = create_app(ServerConfig(data_dir=str(tmp_path), bot_delay=(0.0, 0.0)))
+    was_enabled = gc.isenabled()
+    gc.collect()  # what earlier tests left
+    gc.disable()  # from here only reference counting frees anything
+    try:
+        with TestClient(app) as client:
+            token = client.post("/api/guest", json={"nickname": "m"}).json()["token"]
+            r = client.post("/api/tables", json={"mode": "computer", "players": 4, "seat": 0},
+                            headers={"authorization": f"Bearer {token}"})
+            for _ in range(3):
+                with client.websocket_connect("/ws") as ws:
+                    ws.send_json({"type": "hello", "token": token})
+                    assert ws.receive_json()["type"] == "welcome"
+                    ws.send_json({"type": "join", "table": r.json()["table_id"]})
+                    assert ws.receive_json()["type"] == "state"
+                    ws.send_json({"type": "ping", "id": 1})
+                    while ws.receive_json()["type"] != "pong":
+                        pass
+                    assert len(connections()) == 1
+                deadline = time.monotonic() + WAIT
+                while connections() and time.monotonic() < deadline:  # the server's clean-up after the close
+                    time.sleep(0.05)
+                assert not connections()
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def rss_mb(pid: int) -> float:

@@ -130,11 +130,15 @@ class Connection:
                 log.warning("leaving the table at close failed", exc_info=False)
             if self.player is not None and self._player_sub is not None:
                 await self.services.social.presence.gone(self.player.id, self.conn_id)
-            for task, sub in ((self._player_task, self._player_sub),):
-                if sub is not None:
-                    await sub.close()
-                if task is not None:
-                    task.cancel()
+            task, sub = self._player_task, self._player_sub
+            # The cancelled task keeps its CancelledError, whose traceback holds the task's frames and
+            # so this connection: holding the task here too would make a cycle that only a full
+            # garbage collection frees (the whole connection, its compression buffers included).
+            self._player_task = self._player_sub = None
+            if sub is not None:
+                await sub.close()
+            if task is not None:
+                task.cancel()
 
     async def _receive(self) -> dict[str, Any] | None:
         """The next well-formed message as a dict, or ``None`` after answering a refusal."""
