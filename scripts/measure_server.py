@@ -5,6 +5,7 @@
     python scripts/measure_server.py cluster --before-src /tmp/base/src --out /tmp/cluster
     python scripts/measure_server.py capacity --tables 1000,1500 --before-src /tmp/base/src --out /tmp/cap
     python scripts/measure_server.py capacity --tables 2000 --out /tmp/cap          # this tree only
+    python scripts/measure_server.py churn --tables 1000 --before-src /tmp/base/src --out /tmp/churn
 
 ``--before-src`` is the ``src`` folder of the older tree (``git archive <commit> src | tar -x -C DIR``);
 its nodes run with it first on ``PYTHONPATH`` (and so with their own Numba cache: import its
@@ -23,7 +24,9 @@ actions a second (100 tables, players deciding in 1 s on average) that leaves th
 part idle, so that the CPU per action compares the work and not the contention. ``sqlite``: one SQLite node before and after, two rounds, alternating, at the saturating load and at
 the steady one. ``capacity``:
 4-player tables at a human pace (3 s a decision on average), 60 s measured after 10 s, on SQLite,
-for each ``--tables`` count.
+for each ``--tables`` count. ``churn``: the same human pace with 20 players a second losing their
+connection and connecting again (``hokm loadtest --churn 20``), two rounds, alternating, for each
+``--tables`` count.
 """
 
 from __future__ import annotations
@@ -103,7 +106,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
           f"{cpa.get('ms_per_action')} ms (by node {[n.get('ms_per_action') for n in (cpa.get('nodes') or {}).values()]}), "
           f"latency p50 {g['latency_ms']['p50']} p99 {g['latency_ms']['p99']} max {g['latency_ms']['max']} ms, "
           f"server CPU {s['cpu_percent_mean']} %, load generator {s.get('generator_cpu_percent')} %, "
-          f"errors {g['errors'] or 'none'}, load average {' '.join(load)}", flush=True)
+          f"errors {g['errors'] or 'none'}, reconnects {g['reconnects']}, dropped {g.get('dropped', 0)}, "
+          f"load average {' '.join(load)}", flush=True)
     return report
 
 
@@ -135,9 +139,9 @@ def main() -> int:
     if sys.argv[1:2] == ["tool-without-room-code"]:
         return tool_without_room_code(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("cpu", "sqlite", "cluster", "capacity"))
+    p.add_argument("what", choices=("cpu", "sqlite", "cluster", "capacity", "churn"))
     p.add_argument("--before-src", default=None, help="the older tree's src folder (leave out: this tree only)")
-    p.add_argument("--tables", default="1000", help="capacity: table counts, comma-separated")
+    p.add_argument("--tables", default="1000", help="capacity, churn: table counts, comma-separated")
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -171,6 +175,14 @@ def main() -> int:
                 run(f"r{r}-{label}-pg", a.out, before_src=src, pg=True, args=STEADY)
                 run(f"r{r}-{label}-2nodes-spread", a.out, before_src=src, nodes=2, args=STEADY)
                 run(f"r{r}-{label}-2nodes-owner", a.out, before_src=src, nodes=2, args=[*STEADY, "--route", "owner"])
+    elif a.what == "churn":
+        for tables in [int(x) for x in a.tables.split(",")]:
+            human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo",
+                     "--churn", "20"]
+            for r in (1, 2):
+                if before:
+                    run(f"r{r}-churn-{tables}-before", a.out, before_src=before, args=human)
+                run(f"r{r}-churn-{tables}-after", a.out, before_src=None, args=human)
     else:
         for tables in [int(x) for x in a.tables.split(",")]:
             human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo"]

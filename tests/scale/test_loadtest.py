@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 def test_a_short_run_reports_rate_latency_cpu_per_action_a_profile_and_the_echo_floor(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "loadtest", "--spawn", "1", "--tables", "3",
-                          "--think", "30", "--duration", "3", "--warmup", "1", "--json",
+                          "--think", "30", "--duration", "3", "--warmup", "1", "--json", "--churn", "4",
                           "--profile", str(tmp_path / "profile")],
                          capture_output=True, text=True, timeout=150)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -27,6 +27,8 @@ def test_a_short_run_reports_rate_latency_cpu_per_action_a_profile_and_the_echo_
     # Each table starts once its players are there: no seat joins a game under way, and no stand-in
     # bot plays for a player who has not connected yet.
     assert game["seats_joined_after_start"] == 0 and game["stand_in_actions"] == 0
+    # Players lost their connection and came back (--churn), and no other connection dropped.
+    assert game["dropped"] >= 8 and game["reconnects"] == 0
     lat = game["latency_ms"]
     assert lat["count"] == game["actions_acked"] and 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
     assert game["server"]["processes"] == 1 and game["server"]["rss_mb_max"] > 10
@@ -49,6 +51,9 @@ def test_bad_arguments_are_refused_with_a_message() -> None:
     out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "loadtest", "--tables", "0", "--url", "http://x"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--tables" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "loadtest", "--churn", "-1", "--url", "http://x"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "--churn" in out.stderr
     out = subprocess.run([sys.executable, "-m", "hokm.cli.main", "loadtest", "--spawn", "2"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--redis-url" in out.stderr

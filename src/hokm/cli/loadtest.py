@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--route", choices=("spread", "owner"), default="spread",
                         help="with several nodes: spread each table's players over them (default), or send them "
                         "all to the node that made and owns the table, as a balancer that prefers owners does")
+    parser.add_argument("--churn", type=float, default=0.0, metavar="N",
+                        help="from the warm-up on, N players a second lose their connection and connect again "
+                        "(default 0)")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo-server floor")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -56,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
     from ..loadtest.run import Options, format_report
     from ..loadtest.run import run as run_load
 
-    if args.tables < 1 or args.duration <= 0 or args.think < 0:
-        print("hokm loadtest: --tables must be at least 1, --duration positive, --think not negative", file=sys.stderr)
+    if args.tables < 1 or args.duration <= 0 or args.think < 0 or args.churn < 0:
+        print("hokm loadtest: --tables must be at least 1, --duration positive, --think and --churn not negative",
+              file=sys.stderr)
         return 2
     if not args.url and not args.spawn:
         print("hokm loadtest: give --url (running nodes) or --spawn N", file=sys.stderr)
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         opts = Options(urls=urls, tables=args.tables, think_ms=args.think, duration=args.duration, pids=pids,
                        names=names, profile_dir=profile_dir,
                        warmup=args.warmup, echo=not args.no_echo, connect_rate=args.connect_rate,
-                       route=args.route)
+                       route=args.route, churn=args.churn)
         try:
             report = asyncio.run(run_load(opts))
         except RuntimeError as e:

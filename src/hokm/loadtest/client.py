@@ -35,6 +35,7 @@ class Tally:
     accepted: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    dropped: int = 0  # connections the run closed on purpose (``--churn``), each followed by a reconnect
     games_over: int = 0
     stand_ins: int = 0  # measured actions a stand-in bot played for a player (not a person's pace)
     started_early: int = 0  # seats whose table was under way when they joined it first
@@ -114,7 +115,18 @@ class Seat:
         self.joined = asyncio.Event()  # set at the first state message: the player is at the table
         self.deciding = False
         self.over = False
+        self.dropping = False  # the run is closing this connection on purpose (``--churn``)
         self.ws: Any = None
+
+    def drop(self) -> bool:
+        """Close the connection, as a phone that loses its network does; the player comes back at once
+        (with ``last_seq``, as the web table does). ``False``: not connected now."""
+        if self.ws is None or self.dropping or self.over:
+            return False
+        self.dropping = True
+        self.tally.dropped += 1
+        asyncio.ensure_future(self.ws.close())
+        return True
 
     async def run(self, stop: asyncio.Event) -> None:
         while not self.over and not stop.is_set():
@@ -133,7 +145,10 @@ class Seat:
                 self.ws = None
                 self.pending = None
             if not self.over and not stop.is_set():
-                self.tally.reconnects += 1
+                if self.dropping:
+                    self.dropping = False
+                else:
+                    self.tally.reconnects += 1
                 await asyncio.sleep(0.2)
 
     async def _listen(self, ws: Any, stop: asyncio.Event) -> None:

@@ -50,6 +50,7 @@ class Options:
     # "spread": a table's players over the nodes in turn; "owner": all on the node that made the table
     # (and owns it), as a load balancer that prefers the owner sends them
     route: str = "spread"
+    churn: float = 0.0  # connections a second closed and opened again by their players, from the warm-up on
     seed: int = 1
 
 
@@ -209,6 +210,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             await asyncio.sleep(max(0.0, r0 + (k + 1) / opts.connect_rate - time.monotonic()))
         await asyncio.gather(*starts)
     ramp_s = time.monotonic() - r0
+    churner = asyncio.ensure_future(churn(seats, opts.churn, stop, random.Random(rng.random()))) if opts.churn else None
     await asyncio.sleep(opts.warmup)
     sampler = Sampler(opts.pids, opts.names)
     recordings = []
@@ -225,7 +227,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     server = sampler.stop()
     server["cpu_per_action"] = cpu_per_action(sampler.window, tally.accepted)
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, *([churner] if churner else []), return_exceptions=True)
     gc.set_threshold(*thresholds)
     gc.unfreeze()
     profiles = await profile.finish(recordings) if recordings else {}
@@ -234,7 +236,8 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             "ramp_s": round(ramp_s, 1), "warmup_s": opts.warmup,
             "duration_s": round(elapsed, 1), "actions_sent": tally.sent, "actions_acked": tally.accepted,
             "actions_per_s": round(tally.accepted / elapsed, 1), "latency_ms": summary_ms(tally.latencies),
-            "errors": dict(tally.errors), "reconnects": tally.reconnects, "games_over": tally.games_over,
+            "errors": dict(tally.errors), "reconnects": tally.reconnects, "churn_per_s": opts.churn,
+            "dropped": tally.dropped, "games_over": tally.games_over,
             "stand_in_actions": tally.stand_ins, "seats_joined_after_start": tally.started_early,
             "server": server} | ({"profiles": profiles} if profiles else {})
 
@@ -285,6 +288,19 @@ async def echo_floor(connections: int, interval: tuple[float, float], duration: 
         proc.wait()
 
 
+async def churn(seats: list[Seat], rate: float, stop: asyncio.Event, rng: random.Random) -> None:
+    """Players coming and going: ``rate`` times a second a random player's connection closes and the
+    player connects again (:meth:`Seat.drop`), so the server opens and closes connections under load."""
+    t0 = time.monotonic()
+    k = 0
+    while not stop.is_set():
+        k += 1
+        await asyncio.sleep(max(0.0, t0 + k / rate - time.monotonic()))
+        for _ in range(10):  # a few tries: a player may be between connections
+            if rng.choice(seats).drop():
+                break
+
+
 async def run(opts: Options) -> dict[str, Any]:
     report: dict[str, Any] = {"urls": opts.urls, "game": await play_tables(opts)}
     if opts.echo:
@@ -309,7 +325,9 @@ def format_report(r: dict[str, Any]) -> str:
         f"actions: {g['actions_acked']} acknowledged, {g['actions_per_s']}/s",
         f"latency ms (action sent -> its event received): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
         f"max {lat['max']}",
-        f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; games over {g['games_over']}; "
+        f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; "
+        f"{'connections dropped and reopened ' + str(g['dropped']) + '; ' if g.get('churn_per_s') else ''}"
+        f"games over {g['games_over']}; "
         f"actions by stand-in bots {g.get('stand_in_actions')}; seats that joined a started table "
         f"{g.get('seats_joined_after_start')}",
         f"server CPU %: mean {s['cpu_percent_mean']} max {s['cpu_percent_max']}; RSS MB max {s['rss_mb_max']} "
