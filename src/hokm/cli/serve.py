@@ -115,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
                                    timeout_graceful_shutdown=10))
     from ..server.ops import GcPolicy
 
-    # Short garbage-collection pauses with thousands of tables, and what closed connections leave freed
-    # (docs/performance.md).
+    # Short garbage-collection pauses with thousands of tables (docs/performance.md).
     metrics = app.state.metrics
     gc_policy = GcPolicy(closed=lambda: metrics.closed_count,
                          on_pause=lambda kind, seconds: metrics.gc_pause.labels(kind).observe(seconds))

@@ -201,41 +201,37 @@ class GcPolicy:
     millions of them, and each full collection then stops the event loop for hundreds of
     milliseconds, which is the whole p99 (docs/performance.md, "Server"). So every ``freeze_every``
     seconds (:meth:`tick`) the garbage collector first collects what is not frozen yet (the objects
-    made since the last tick: a short walk, and the cycles a connection that opened and closed
-    within the second leaves are freed here rather than kept), then moves the survivors to the
-    permanent generation (``gc.freeze()``, constant time), so later collections only walk what is
-    young.
+    made since the last tick: a short walk), then moves the survivors to the permanent generation
+    (``gc.freeze()``, constant time), so later collections only walk what is young.
 
     Python's automatic collections are turned off while the policy runs: every 700 allocations
     they walked the young objects again (a busy node spent far more in them than in the ticks,
     docs/performance.md), while a tick walks each one once. What refcounting frees is freed at
     once as always; what only a collection frees (cycles) waits at most ``freeze_every``.
 
-    Frozen objects are still freed by reference counting; only cycles among them wait for a full
-    collection. A closed WebSocket connection leaves such cycles (uvicorn's and websockets'
-    protocol objects, with their compression buffers: about 30 KB). So a full collection runs as
-    one step (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``) once ``collect_after``
-    connections have closed since the last one (``closed``, a running count), or at the latest every
-    ``collect_every`` seconds for whatever else (finished tables) left cycles.
+    Frozen objects are still freed by reference counting; only cycles among them wait for the full
+    collection, one step (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``) every
+    ``collect_every`` seconds. A closed connection leaves no cycle (``tests/server/test_memory.py``
+    counts them), so players coming and going bring no full collection forward: with twelve
+    thousand connections one stops the node for seconds.
 
     Walking the young objects is not free even when they are all alive: with thousands of
     connections most of them are the awaits each connection makes again after every message, and
     each points into the frozen heap, so a walk costs 30 to 45 ms of CPU a second at 1,500 tables
     with the GIL held, the event loop stopped for as long (docs/performance.md, "Tables started
-    once their players are there, and ticks that find nothing"). So once a walk finds no garbage, the next ``young_every - 1`` ticks only freeze,
-    unless a connection has closed meanwhile (what one that lived less than a second leaves is
-    young garbage); a walk that finds some makes the next tick walk again. Other cycles made
-    during the freezing ticks wait for the next full collection, as frozen ones do.
+    once their players are there, and ticks that find nothing"). So once a walk finds no garbage,
+    the next ``young_every - 1`` ticks only freeze, unless a connection has closed meanwhile (under
+    connection churn the server's memory stays flat only if the walks go on: measured by the churn
+    test there); a walk that finds some makes the next tick walk again. Cycles made during the
+    freezing ticks wait for the next full collection, as frozen ones do.
     """
 
-    def __init__(self, freeze_every: float = 1.0, collect_after: int = 1000, collect_every: float = 900.0, *,
-                 young_every: int = 10, closed: Callable[[], int] = lambda: 0,
-                 clock: Callable[[], float] = time.monotonic,
+    def __init__(self, freeze_every: float = 1.0, collect_every: float = 900.0, *, young_every: int = 10,
+                 closed: Callable[[], int] = lambda: 0, clock: Callable[[], float] = time.monotonic,
                  on_pause: Callable[[str, float], None] = lambda kind, seconds: None) -> None:
         """``on_pause(kind, seconds)`` hears the CPU time of each collection: ``young`` (a walk of the
         young objects) or ``full``."""
-        self.freeze_every, self.collect_after, self.collect_every = freeze_every, collect_after, collect_every
-        self.young_every = young_every
+        self.freeze_every, self.collect_every, self.young_every = freeze_every, collect_every, young_every
         self._skip = 0  # ticks left that only freeze (the last walk of the young objects found nothing)
         self._closed_at_walk = closed()
         self.young_walks = 0
@@ -243,7 +239,6 @@ class GcPolicy:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_full = clock()
-        self._closed_at_full = closed()
         self.full_collections = 0
 
     def full_collection(self) -> None:
@@ -254,14 +249,12 @@ class GcPolicy:
         gc.freeze()
         self._on_pause("full", time.thread_time() - t0)
         self._last_full = self._clock()
-        self._closed_at_full = self._closed()
         self.full_collections += 1
 
     def tick(self) -> None:
         """One period: a full collection when due, else collect the young objects (unless the last walk
         found none) and freeze the rest."""
-        due = self._clock() - self._last_full >= self.collect_every
-        if due or self._closed() - self._closed_at_full >= self.collect_after:
+        if self._clock() - self._last_full >= self.collect_every:
             self.full_collection()
             self._skip = 0
         elif self._skip > 0 and self._closed() == self._closed_at_walk:
