@@ -171,6 +171,47 @@ def test_frozen_cycles_are_freed_by_the_periodic_full_collection(policy: tuple[G
     assert p.full_collections == 2
 
 
+def test_a_full_collection_comes_once_peak_memory_has_grown_by_half(policy: tuple[GcPolicy, Clock]) -> None:
+    """Nothing the server does makes cycles in the frozen heap that it knows of, so the full
+    collection, seconds long on a large node, waits until the peak resident memory shows some:
+    grown by half since the last one and by at least ``grow`` bytes (or the hours run out)."""
+    _, clock = policy
+    mib = 2**20
+    peak = [1000 * mib]
+    p = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=256 * mib, peak=lambda: peak[0], clock=clock)
+    p.full_collection()
+    node, ref = alive_cycle()
+    clock.now += 1
+    p.tick()  # alive: frozen
+    del node
+    peak[0] += 400 * mib  # grown by 40 %: not yet
+    clock.now += 1
+    p.tick()
+    assert ref() is not None and p.full_collections == 1
+    peak[0] = 1500 * mib  # by half
+    clock.now += 1
+    p.tick()
+    assert ref() is None and p.full_collections == 2
+    peak[0] += 600 * mib  # measured from the last full collection's peak: 40 % again
+    clock.now += 1
+    p.tick()
+    assert p.full_collections == 2
+    small = [100 * mib]
+    q = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=256 * mib, peak=lambda: small[0], clock=clock)
+    q.full_collection()
+    small[0] = 200 * mib  # doubled, but by less than ``grow``
+    clock.now += 1
+    q.tick()
+    assert q.full_collections == 1
+    small[0] = 356 * mib
+    clock.now += 1
+    q.tick()
+    assert q.full_collections == 2
+    clock.now += 4 * 3600  # and at the latest after the hours
+    q.tick()
+    assert q.full_collections == 3
+
+
 def test_a_closed_connection_is_freed_without_a_collection(tmp_path: Path) -> None:
     """A connection that played and closed is freed by reference counting alone, so closing
     connections costs no full collection. Before, the task forwarding the player's channel, once

@@ -113,11 +113,11 @@ def run(args: argparse.Namespace) -> int:
                                    ws_per_message_deflate=config.ws_compression,
                                    log_level=args.log_level, lifespan="on", log_config=None,
                                    timeout_graceful_shutdown=10))
-    from ..server.ops import GcPolicy
+    from ..server.ops import GcPolicy, peak_resident
 
     # Short garbage-collection pauses with thousands of tables (docs/performance.md).
     metrics = app.state.metrics
-    gc_policy = GcPolicy(closed=lambda: metrics.closed_count,
+    gc_policy = GcPolicy(closed=lambda: metrics.closed_count, peak=peak_resident,
                          on_pause=lambda kind, seconds: metrics.gc_pause.labels(kind).observe(seconds))
     gc_policy.start()
     try:

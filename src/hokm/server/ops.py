@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -194,6 +195,16 @@ def setup_logging(level: str = "info", json_lines: bool = False) -> None:
         client_faults.addFilter(ClientFaultFilter())
 
 
+def peak_resident() -> int:
+    """The process's peak resident memory so far, in bytes (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB on Linux
+
+
 class GcPolicy:
     """Keep Python's full garbage collections short and rare in a long-running server, and memory flat.
 
@@ -209,11 +220,14 @@ class GcPolicy:
     docs/performance.md), while a tick walks each one once. What refcounting frees is freed at
     once as always; what only a collection frees (cycles) waits at most ``freeze_every``.
 
-    Frozen objects are still freed by reference counting; only cycles among them wait for the full
-    collection, one step (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``) every
-    ``collect_every`` seconds. A closed connection leaves no cycle (``tests/server/test_memory.py``
-    counts them), so players coming and going bring no full collection forward: with twelve
-    thousand connections one stops the node for seconds.
+    Frozen objects are still freed by reference counting; only cycles among them wait for a full
+    collection, one step (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``) that stops the node
+    for as long as it walks every object: about a second at 6,000 connections, three at 12,000. A
+    closed connection leaves no cycle (``tests/server/test_memory.py`` counts them), nor does a
+    game played to its end (docs/performance.md, "Connections freed when they close"), so a full
+    collection runs only once the process's peak resident memory (``peak``, bytes) has grown by
+    half since the last one, and by at least ``grow`` bytes, or at the latest every
+    ``collect_every`` seconds: whatever makes cycles in the frozen heap shows first as memory.
 
     Walking the young objects is not free even when they are all alive: with thousands of
     connections most of them are the awaits each connection makes again after every message, and
@@ -226,12 +240,15 @@ class GcPolicy:
     freezing ticks wait for the next full collection, as frozen ones do.
     """
 
-    def __init__(self, freeze_every: float = 1.0, collect_every: float = 900.0, *, young_every: int = 10,
+    def __init__(self, freeze_every: float = 1.0, collect_every: float = 4 * 3600.0, *, young_every: int = 10,
+                 grow: int = 256 * 2**20, peak: Callable[[], int] = lambda: 0,
                  closed: Callable[[], int] = lambda: 0, clock: Callable[[], float] = time.monotonic,
                  on_pause: Callable[[str, float], None] = lambda kind, seconds: None) -> None:
         """``on_pause(kind, seconds)`` hears the CPU time of each collection: ``young`` (a walk of the
         young objects) or ``full``."""
         self.freeze_every, self.collect_every, self.young_every = freeze_every, collect_every, young_every
+        self.grow, self._peak = grow, peak
+        self._peak_at_full = peak()
         self._skip = 0  # ticks left that only freeze (the last walk of the young objects found nothing)
         self._closed_at_walk = closed()
         self.young_walks = 0
@@ -249,12 +266,19 @@ class GcPolicy:
         gc.freeze()
         self._on_pause("full", time.thread_time() - t0)
         self._last_full = self._clock()
+        self._peak_at_full = self._peak()
         self.full_collections += 1
+
+    def _full_due(self) -> bool:
+        if self._clock() - self._last_full >= self.collect_every:
+            return True
+        grown = self._peak() - self._peak_at_full
+        return grown >= self.grow and grown >= self._peak_at_full // 2
 
     def tick(self) -> None:
         """One period: a full collection when due, else collect the young objects (unless the last walk
         found none) and freeze the rest."""
-        if self._clock() - self._last_full >= self.collect_every:
+        if self._full_due():
             self.full_collection()
             self._skip = 0
         elif self._skip > 0 and self._closed() == self._closed_at_walk:
