@@ -171,39 +171,39 @@ def test_frozen_cycles_are_freed_by_the_periodic_full_collection(policy: tuple[G
     assert p.full_collections == 2
 
 
-def test_a_full_collection_comes_once_peak_memory_has_grown_by_half(policy: tuple[GcPolicy, Clock]) -> None:
+def test_a_full_collection_comes_once_peak_memory_has_doubled(policy: tuple[GcPolicy, Clock]) -> None:
     """Nothing the server does makes cycles in the frozen heap that it knows of, so the full
     collection, seconds long on a large node, waits until the peak resident memory shows some:
-    grown by half since the last one and by at least ``grow`` bytes (or the hours run out)."""
+    doubled since the last one and grown by at least ``grow`` bytes (or the hours run out)."""
     _, clock = policy
     mib = 2**20
     peak = [1000 * mib]
-    p = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=256 * mib, peak=lambda: peak[0], clock=clock)
+    p = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=512 * mib, peak=lambda: peak[0], clock=clock)
     p.full_collection()
     node, ref = alive_cycle()
     clock.now += 1
     p.tick()  # alive: frozen
     del node
-    peak[0] += 400 * mib  # grown by 40 %: not yet
+    peak[0] += 900 * mib  # grown by 90 %: not yet
     clock.now += 1
     p.tick()
     assert ref() is not None and p.full_collections == 1
-    peak[0] = 1500 * mib  # by half
+    peak[0] = 2000 * mib  # doubled
     clock.now += 1
     p.tick()
     assert ref() is None and p.full_collections == 2
-    peak[0] += 600 * mib  # measured from the last full collection's peak: 40 % again
+    peak[0] += 1900 * mib  # measured from the last full collection's peak: 95 % again
     clock.now += 1
     p.tick()
     assert p.full_collections == 2
     small = [100 * mib]
-    q = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=256 * mib, peak=lambda: small[0], clock=clock)
+    q = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=512 * mib, peak=lambda: small[0], clock=clock)
     q.full_collection()
-    small[0] = 200 * mib  # doubled, but by less than ``grow``
+    small[0] = 400 * mib  # four times, but by less than ``grow``
     clock.now += 1
     q.tick()
     assert q.full_collections == 1
-    small[0] = 356 * mib
+    small[0] = 612 * mib
     clock.now += 1
     q.tick()
     assert q.full_collections == 2

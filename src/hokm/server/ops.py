@@ -225,9 +225,10 @@ class GcPolicy:
     for as long as it walks every object: about a second at 6,000 connections, three at 12,000. A
     closed connection leaves no cycle (``tests/server/test_memory.py`` counts them), nor does a
     game played to its end (docs/performance.md, "Connections freed when they close"), so a full
-    collection runs only once the process's peak resident memory (``peak``, bytes) has grown by
-    half since the last one, and by at least ``grow`` bytes, or at the latest every
-    ``collect_every`` seconds: whatever makes cycles in the frozen heap shows first as memory.
+    collection runs only once the process's peak resident memory (``peak``, bytes) has doubled
+    since the last one, and grown by at least ``grow`` bytes, or at the latest every
+    ``collect_every`` seconds: whatever makes cycles in the frozen heap shows first as memory. A
+    node growing with its players meets one at each doubling (docs/performance.md).
 
     Walking the young objects is not free even when they are all alive: with thousands of
     connections most of them are the awaits each connection makes again after every message, and
@@ -241,7 +242,7 @@ class GcPolicy:
     """
 
     def __init__(self, freeze_every: float = 1.0, collect_every: float = 4 * 3600.0, *, young_every: int = 10,
-                 grow: int = 256 * 2**20, peak: Callable[[], int] = lambda: 0,
+                 grow: int = 512 * 2**20, peak: Callable[[], int] = lambda: 0,
                  closed: Callable[[], int] = lambda: 0, clock: Callable[[], float] = time.monotonic,
                  on_pause: Callable[[str, float], None] = lambda kind, seconds: None) -> None:
         """``on_pause(kind, seconds)`` hears the CPU time of each collection: ``young`` (a walk of the
@@ -273,7 +274,7 @@ class GcPolicy:
         if self._clock() - self._last_full >= self.collect_every:
             return True
         grown = self._peak() - self._peak_at_full
-        return grown >= self.grow and grown >= self._peak_at_full // 2
+        return grown >= self.grow and grown >= self._peak_at_full
 
     def tick(self) -> None:
         """One period: a full collection when due, else collect the young objects (unless the last walk
