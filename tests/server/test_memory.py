@@ -232,7 +232,8 @@ def test_a_closed_connection_is_freed_without_a_collection(tmp_path: Path) -> No
             token = client.post("/api/guest", json={"nickname": "m"}).json()["token"]
             r = client.post("/api/tables", json={"mode": "computer", "players": 4, "seat": 0},
                             headers={"authorization": f"Bearer {token}"})
-            for _ in range(3):
+            metrics = app.state.metrics
+            for i in range(3):
                 with client.websocket_connect("/ws") as ws:
                     ws.send_json({"type": "hello", "token": token})
                     assert ws.receive_json()["type"] == "welcome"
@@ -242,10 +243,18 @@ def test_a_closed_connection_is_freed_without_a_collection(tmp_path: Path) -> No
                     while ws.receive_json()["type"] != "pong":
                         pass
                     assert len(connections()) == 1
+                    ws.close(1000)
+                    # The server's clean-up runs to its end before the test client leaves, which
+                    # cancels whatever of the app is still running.
+                    deadline = time.monotonic() + WAIT
+                    while metrics.closed_count <= i and time.monotonic() < deadline:
+                        time.sleep(0.02)
+                    assert metrics.closed_count == i + 1
                 deadline = time.monotonic() + WAIT
-                while connections() and time.monotonic() < deadline:  # the server's clean-up after the close
+                while connections() and time.monotonic() < deadline:  # the tasks cancelled at the close end
                     time.sleep(0.05)
-                assert not connections()
+                left = connections()
+                assert not left, f"held by {[type(r).__name__ for c in left for r in gc.get_referrers(c)]}"
     finally:
         if was_enabled:
             gc.enable()
