@@ -3,7 +3,10 @@
 :class:`ServerProcess` starts the server on a free port (``--port 0``) with its own data folder
 and fast settings, and can stop it gently, ``kill -9`` it, and start it again on the same folder.
 :class:`Player` is a guest with an HTTP client and one WebSocket; every message it receives is
-validated against the protocol models and kept in :attr:`Player.log` for the leak checks.
+validated against the protocol models and kept in :attr:`Player.log` for the leak checks. Like the
+web table, a player takes each batch of table events as one ``events`` message (``batch=False``:
+one ``event`` message each) and reads it as the ``event`` messages it stands for, the seats
+carried over from the last message that had them; :attr:`Player.frames` keeps what came as it came.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +107,12 @@ class ServerProcess:
 class Player:
     """A guest player: HTTP calls with its token, one WebSocket, a log of all it received."""
 
-    def __init__(self, server: ServerProcess, name: str, seed: int = 0) -> None:
+    def __init__(self, server: ServerProcess, name: str, seed: int = 0, batch: bool = True) -> None:
         self.server = server
+        self.batch = batch
+        self.frames: list[dict[str, Any]] = []  # every message as it came, an ``events`` batch as one
+        self._expanded: deque[dict[str, Any]] = deque()  # the rest of a batch, read as ``event`` messages
+        self.seats: list[dict[str, Any]] | None = None
         self.name = name
         self.rng = random.Random(seed)
         self.token = ""
@@ -118,9 +126,10 @@ class Player:
         self.errors: list[dict[str, Any]] = []
 
     @classmethod
-    def holding(cls, server: ServerProcess, name: str, token: str, player_id: str, seed: int = 0) -> Player:
+    def holding(cls, server: ServerProcess, name: str, token: str, player_id: str, seed: int = 0,
+                batch: bool = True) -> Player:
         """A client of a player that already exists: another device, or the same one after a restart."""
-        p = cls(server, name, seed)
+        p = cls(server, name, seed, batch)
         p.token, p.id = token, player_id
         p.http.headers["Authorization"] = f"Bearer {token}"
         return p
@@ -140,7 +149,8 @@ class Player:
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT, close_timeout=2, max_queue=4096)
-        await self.send({"type": "hello", "token": self.token})
+        self._expanded.clear()  # what was left of a batch on the last connection is not read
+        await self.send({"type": "hello", "token": self.token} | ({"batch": True} if self.batch else {}))
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome
 
@@ -148,9 +158,14 @@ class Player:
         await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
-        raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        msg = json.loads(raw)
-        SERVER_MESSAGE.validate_python(msg)  # every message matches docs/protocol.md
+        if self._expanded:
+            msg = self._expanded.popleft()
+        else:
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            msg = json.loads(raw)
+            SERVER_MESSAGE.validate_python(msg)  # every message matches docs/protocol.md
+            self.frames.append(msg)
+            msg = self._read(msg)
         self.log.append(msg)
         if msg["type"] in ("state", "event"):
             self.seq = max(self.seq, msg["seq"])
@@ -159,6 +174,25 @@ class Player:
             self.seat = msg["seat"]
         if msg["type"] == "error":
             self.errors.append(msg)
+        return msg
+
+    def _read(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """``msg``, an ``events`` batch as its first ``event`` (the rest queued); the seats remembered."""
+        kind = msg["type"]
+        if kind == "events":
+            assert self.batch, "an events message to a client that did not ask for batches"
+            if "seats" in msg:
+                self.seats = msg["seats"]
+            assert self.seats is not None, "an events message without seats before any seats were sent"
+            assert msg["events"] and msg["seq"] == msg["events"][-1]["seq"]
+            self._expanded.extend({"v": msg["v"], "type": "event", "seq": e["seq"], "at": e["at"], "event": e["event"],
+                                   "view": msg["view"], "seats": self.seats, "status": msg["status"],
+                                   "deadline": msg["deadline"]} for e in msg["events"])
+            return self._expanded.popleft()
+        if kind == "state":
+            self.seats = msg["table"]["seats"]
+        elif kind == "event":
+            self.seats = msg["seats"]
         return msg
 
     async def join(self, table: str, last_seq: int | None = None, code: str | None = None) -> dict[str, Any]:

@@ -120,7 +120,8 @@ def check_player(p: Player, seat: int | None, seen: list[Seen], held: list[dict[
 
 async def one_game(server: ServerProcess, players: int, k: int, drop: bool, social: bool = False) -> int:
     a = await Player(server, f"a{k}", seed=k).signup()
-    b = await Player(server, f"b{k}", seed=100 + k).signup()
+    # a and the watcher take each batch of events as one message, b one message per event: both ways checked
+    b = await Player(server, f"b{k}", seed=100 + k, batch=False).signup()
     watcher = await Player(server, f"w{k}").signup()
     code: str | None = None
     if social:  # a, b and the watcher are friends: presence and invitation messages flow too
@@ -168,6 +169,7 @@ async def one_game(server: ServerProcess, players: int, k: int, drop: bool, soci
     seen, held = visible_per_hand(record)
     public = set(record["hakem_draw"]["cards"])
     checked = sum(check_player(p, s, seen, held, public) for p, s in ((a, 0), (b, 1), (watcher, None)))
+    assert any(m["type"] == "events" for m in a.frames) and not any(m["type"] == "events" for m in b.frames)
     chat_keys = {"kind", "channel", "seat", "player", "name", "phrase", "emote", "text"}
     for p, seat in ((a, 0), (b, 1), (watcher, None)):  # each chat event carries the whitelisted fields only
         chats = [m["event"] for m in p.log if m["type"] == "event" and m["event"]["kind"] == "chat"]

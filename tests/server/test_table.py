@@ -58,7 +58,7 @@ def test_all_bot_game_then_restore_finishes_an_interrupted_end(tmp_path: Path) -
         seqs = []
         await sub.close()
         async for batch in sub:
-            seqs.extend(seq for seq, _sender, _text, _friends in batch["spectator"])
+            seqs.extend(seq for seq, _sender, _text, _friends in batch["spectator"]["frames"])
         assert seqs == [e.seq for e in events]
 
         # Pretend the process died after the last action was stored but before game_over.
@@ -181,7 +181,7 @@ class _CopyBus(MemoryBus):
 
     async def publish(self, channel: str, message: dict, *, remote: bool = True) -> None:  # type: ignore[type-arg]
         if "per_seat" in message:
-            self.batches.append(([bool(c) for c in message["per_seat"]], bool(message["spectator"])))
+            self.batches.append(([bool(c["frames"]) for c in message["per_seat"]], bool(message["spectator"]["frames"])))
         await super().publish(channel, message, remote=remote)
 
 

@@ -12,15 +12,23 @@ from hokm.engine.view import make_view
 from hokm.server.protocol import PROTOCOL_VERSION
 from hokm.server.redact import public_event, same_for_everyone, visible_to
 from hokm.server.storage import EventRow
-from hokm.server.wire import dumps, event_frames, view_texts
+from hokm.server.wire import dumps, event_frames, seats_text, view_texts, with_seats
 
 SEATS = [{"seat": 0, "kind": "human", "name": "سارا"}, {"seat": 1, "kind": "bot", "name": None}]
+SEATS_TEXT = seats_text(SEATS)
 
 
 def _expected(rows: list[EventRow], r: int | None, view: dict | None, deadline: dict | None) -> list[dict]:
     return [{"v": PROTOCOL_VERSION, "type": "event", "seq": e.seq, "at": e.at,
              "event": public_event(e.kind, e.payload, r), "view": view, "seats": SEATS, "status": "playing",
              "deadline": deadline} for e in rows if visible_to(e.kind, e.payload, r)]
+
+
+def _batched(rows: list[EventRow], r: int | None, view: dict | None, deadline: dict | None) -> dict:
+    each = _expected(rows, r, view, deadline)
+    return {"v": PROTOCOL_VERSION, "type": "events", "seq": each[-1]["seq"],
+            "events": [{"seq": m["seq"], "at": m["at"], "event": m["event"]} for m in each], "view": view,
+            "status": "playing", "deadline": deadline, "seats": SEATS}
 
 
 def test_two_player_discards_and_draws_reach_only_their_actor_and_every_text_is_the_whitelisted_message() -> None:
@@ -44,12 +52,20 @@ def test_two_player_discards_and_draws_reach_only_their_actor_and_every_text_is_
         recipients: list[int | None] = [0, 1, None]
         views = [make_view(g, r).to_json() for r in recipients]
         deadline = {"seat": g.to_move, "at": 9.0}
-        frames = event_frames(rows, recipients, view_texts(g, recipients), SEATS, "playing", deadline)
-        for r, view, copy in zip(recipients, views, frames):
+        copies = event_frames(rows, recipients, view_texts(g, recipients), SEATS_TEXT, "playing", deadline)
+        frames = [c["frames"] for c in copies]
+        for r, view, c in zip(recipients, views, copies):
+            copy = c["frames"]
             assert [json.loads(text) for _, _, text, _ in copy] == _expected(rows, r, view, deadline)
             assert [s for s, _, _, _ in copy] == [e.seq for e in rows if visible_to(e.kind, e.payload, r)]
             # The spectators' chat names its sender for the connection's block check; a game event does not.
             assert [sender for _, sender, _, _ in copy] == ([None, "p9"] if r is None else [None])
+            # A batch with a chat message that names its sender goes one by one; a seat sees none here.
+            if r is None:
+                assert c["batch"] is None
+            else:
+                assert c["batch"] is not None
+                assert json.loads(with_seats(c["batch"], SEATS_TEXT)) == _batched(rows, r, view, deadline)
         kind = action.to_json()["type"]
         checked[kind] = checked.get(kind, 0) + 1
         if kind in ("discard", "draw"):
@@ -67,11 +83,38 @@ def test_chat_frames_carry_their_sender_and_the_spectators_channel_never_reaches
             EventRow("t", 6, "chat", chat | {"channel": "spectators", "seat": None, "player": "p7"}, 2.0),
             EventRow("t", 7, "chat", chat | {"text": None, "phrase": "well_played", "player": "p1"}, 2.0),
             EventRow("t", 8, "chat", chat | {"channel": "friends", "text": "for friends"}, 2.0)]
-    frames = event_frames(rows, [0, 1, None], None, SEATS, "waiting", None)
+    copies = event_frames(rows, [0, 1, None], None, SEATS_TEXT, "waiting", None)
+    assert all(c["batch"] is None for c in copies)  # each chat message checked by the connection on its own
+    frames = [c["frames"] for c in copies]
     assert [(s, who, f) for s, who, _, f in frames[0]] == [(5, "p1", False), (7, "p1", False), (8, "p1", True)]
     assert [(s, who) for s, who, _, _ in frames[2]] == [(5, "p1"), (6, "p7"), (7, "p1"), (8, "p1")]
     assert json.loads(frames[1][0][2])["event"]["text"] == "<img src=x>"
     assert json.loads(frames[1][0][2])["view"] is None
+
+
+def test_a_batch_of_game_events_is_one_events_message_with_every_event_of_each_recipient() -> None:
+    g = Game.new(Rules(players=4), seed=5)
+    if g.phase is Phase.DEAL:
+        g.deal()
+    rng = random.Random(5)
+    rows: list[EventRow] = []
+    while g.phase is not Phase.PLAY or g.trick or not g.completed:  # up to the end of the first trick
+        seat = g.to_move
+        assert seat is not None
+        action = rng.choice(g.legal_actions())
+        g.apply(action, seat)
+        rows.append(EventRow("t", len(rows) + 1, "action", {"seat": seat, "action": action.to_json(), "by": "bot"}, 3.0))
+    t = g.completed[-1]
+    rows.append(EventRow("t", len(rows) + 1, "trick", {"hand": 0, "leader": t.leader, "cards": [str(c) for c in t.cards],
+                                                       "winner": t.winner}, 3.5))
+    recipients: list[int | None] = [0, 1, 2, 3, None]
+    copies = event_frames(rows, recipients, view_texts(g, recipients), SEATS_TEXT, "playing", None)
+    for r, c in zip(recipients, copies):
+        assert c["batch"] is not None
+        message = json.loads(c["batch"])
+        assert "seats" not in message  # the connection adds them when they changed
+        assert message == {k: v for k, v in _batched(rows, r, make_view(g, r).to_json(), None).items() if k != "seats"}
+        assert [m["event"] for m in message["events"]] == [json.loads(t)["event"] for _, _, t, _ in c["frames"]]
 
 
 def test_view_texts_are_each_recipients_view_for_every_player_count() -> None:

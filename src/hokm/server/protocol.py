@@ -308,6 +308,8 @@ class CHello(_Model):
     v: int = PROTOCOL_VERSION
     type: Literal["hello"]
     token: str = Field(max_length=200)
+    batch: bool = Field(False, description="receive each batch of table events as one `events` message "
+                                           "(the seats only when they changed) instead of one `event` each")
 
 
 class CJoin(_Model):
@@ -428,6 +430,22 @@ class SEvent(_Model):
     deadline: Deadline | None
 
 
+class SEvents(_Model):
+    """A batch of table events in one message (to a client that said ``batch`` in ``hello``), with
+    the recipient's view after the whole batch. ``seq`` is the last event's. ``seats`` is there when
+    the seats changed since the last message that carried them (``state`` counts: its table's
+    seats); the events come one by one, as ``event`` messages, when the batch holds a chat message."""
+
+    v: int
+    type: Literal["events"]
+    seq: int
+    events: list[SeqEvent]
+    view: View | None
+    status: Literal["waiting", "playing", "over"]
+    deadline: Deadline | None
+    seats: list[SeatInfo] | None = Field(None, description="absent: the same as in the last message that had them")
+
+
 class SHint(_Model):
     v: int
     type: Literal["hint"]
@@ -524,7 +542,7 @@ class SInvitation(_Model):
     invitation: Invitation
 
 
-ServerMessage = Annotated[SWelcome | SState | SEvent | SHint | SSeedOk | SPong | SMatched | SError | SFriendPresence | SFriendRequest | SFriendAccepted | SInvitation,
+ServerMessage = Annotated[SWelcome | SState | SEvent | SEvents | SHint | SSeedOk | SPong | SMatched | SError | SFriendPresence | SFriendRequest | SFriendAccepted | SInvitation,
                           Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
@@ -951,7 +969,7 @@ class HttpError(_Model):
 #: Every model documented in docs/protocol.md, by section.
 DOCUMENTED: dict[str, list[type[BaseModel]]] = {
     "Client to server (WebSocket)": [CHello, CJoin, CAction, CHint, CSeed, CBack, CChat, CPing],
-    "Server to client (WebSocket)": [SWelcome, SState, SEvent, SHint, SSeedOk, SPong, SMatched, SError,
+    "Server to client (WebSocket)": [SWelcome, SState, SEvent, SEvents, SHint, SSeedOk, SPong, SMatched, SError,
                                      SFriendPresence, SFriendRequest, SFriendAccepted, SInvitation],
     "Table events (the `event` field)": [EvSeat, EvPresence, EvStart, EvCommit, EvSeed, EvDeal, EvAction, EvTrick,
                                          EvHandOver, EvGameOver, EvRematch, EvNextTable, EvChat],

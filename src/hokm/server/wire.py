@@ -8,6 +8,12 @@ once (however many events the batch holds), the seats' list once for everyone, e
 public copy once where every recipient sees the same. A connection then sends the text it is
 given, untouched, so an event costs one encoding per recipient, not one per connection.
 
+Each recipient's copy holds the batch twice: as one ``event`` message per event (what every client
+understands), and as one ``events`` message for the whole batch (for clients that ask for it in
+``hello``: one frame per batch, the view once, the seats only when they changed). The ``events``
+text leaves the seats out; a connection adds them (:func:`with_seats`) when they differ from the
+last seats it sent.
+
 What each recipient may see is decided by :mod:`.redact` (its per-event whitelist) and the engine's
 views, as before; this module only encodes what they built.
 """
@@ -15,7 +21,7 @@ views, as before; this module only encodes what they built.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 
@@ -31,6 +37,15 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS
 #: else ``None``; ``friends_only``: words for the sender's friends (a connection passes them on only
 #: to a friend).
 Frame = list[Any]
+
+
+class Copy(TypedDict):
+    """One recipient's copy of a batch: its ``event`` messages, and the batch as one ``events``
+    message without its seats (``None``: a chat event in the batch names its sender, which each
+    connection checks, so the messages go one by one; or nothing of the batch is the recipient's)."""
+
+    frames: list[Frame]
+    batch: str | None
 
 
 def dumps(message: Any) -> str:
@@ -61,21 +76,29 @@ def _sender(event: dict[str, Any]) -> str | None:
     return event.get("player") if event["kind"] == "chat" else None
 
 
+def with_seats(batch: str, seats: str) -> str:
+    """An ``events`` text of :func:`event_frames` with the seats' list (encoded) added."""
+    return batch[:-1] + ',"seats":' + seats + "}"
+
+
 def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None],
-                 views: Sequence[orjson.Fragment] | None, seats: list[dict[str, Any]], status: str,
-                 deadline: dict[str, Any] | None) -> list[list[Frame]]:
-    """Every recipient's ``event`` messages for ``rows``, as text.
+                 views: Sequence[orjson.Fragment] | None, seats: str, status: str,
+                 deadline: dict[str, Any] | None) -> list[Copy]:
+    """Every recipient's messages for ``rows``, as text (:class:`Copy`).
 
     ``views[i]`` is the view of ``recipients[i]`` after the whole batch, as :func:`view_texts` gives
-    it (``None``: no game yet); every message of the batch carries it.
+    it (``None``: no game yet); every message of the batch carries it. ``seats``: the seats' list
+    as :func:`seats_text` encodes it.
     """
-    seats_f = encoded(seats)
+    seats_f = orjson.Fragment(seats)
     deadline_f = encoded(deadline)
     shared: dict[int, tuple[dict[str, Any], str | None]] = {}  # an event every recipient sees alike
-    out: list[list[Frame]] = []
+    out: list[Copy] = []
     for i, r in enumerate(recipients):
         view_f = _NULL if views is None else views[i]
         frames: list[Frame] = []
+        listed: list[dict[str, Any]] = []
+        one_by_one = False
         for e in rows:
             if not visible_to(e.kind, e.payload, r):
                 continue
@@ -91,5 +114,15 @@ def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None],
                                  "view": view_f, "seats": seats_f, "status": status, "deadline": deadline_f},
                                 option=_OPTIONS).decode()
             frames.append([e.seq, sender, text, e.kind == "chat" and e.payload.get("channel") == "friends"])
-        out.append(frames)
+            listed.append({"seq": e.seq, "at": e.at, "event": event})
+            one_by_one = one_by_one or sender is not None
+        batch = None if one_by_one or not listed else orjson.dumps(
+            {"v": PROTOCOL_VERSION, "type": "events", "seq": listed[-1]["seq"], "events": listed, "view": view_f,
+             "status": status, "deadline": deadline_f}, option=_OPTIONS).decode()
+        out.append({"frames": frames, "batch": batch})
     return out
+
+
+def seats_text(seats: list[dict[str, Any]]) -> str:
+    """The seats' list as the text :func:`event_frames` and :func:`with_seats` take."""
+    return orjson.dumps(seats, option=_OPTIONS).decode()

@@ -8,7 +8,9 @@ rate, malformed, invalid) within ``flood_window`` seconds (a budget that refills
 by accepted messages) close it with code 4008. A table's refusals of well-formed requests
 (``stale_seq``, ``not_your_turn``, ...) do not count. Table events come from the bus; the
 connection forwards the copy made for its player's seat *at that moment* (or the spectator copy),
-never another's. A connection that falls ``bus_queue`` batches behind gets a fresh ``state`` and
+never another's: one ``event`` message per event, or, where the client asked for it in ``hello``,
+one ``events`` message per batch (the seats' list in it only when it changed since the last one
+this connection sent). A connection that falls ``bus_queue`` batches behind gets a fresh ``state`` and
 goes on receiving from there (or, where this node has no fresh state of the table, is closed with
 4009 to join again with its last seq).
 """
@@ -38,7 +40,7 @@ from .services import Services
 from .storage import PlayerRow
 from .table import TableError
 from .timers import TokenBucket
-from .wire import dumps
+from .wire import dumps, with_seats
 
 log = logging.getLogger("hokm.server.ws")
 
@@ -84,6 +86,8 @@ class Connection:
         self._player_task: asyncio.Task[None] | None = None
         self._player_sub: Subscription | None = None
         self.conn_id = secrets.token_hex(8)  # this connection in the presence entries
+        self.batched = False  # the client takes a batch of table events as one ``events`` message
+        self._seats_sent: str | None = None  # the seats' list (as text) the client has last been sent
         self.address = ws.client.host if ws.client else "?"
 
     # ------------------------------------------------------------------ sending
@@ -176,6 +180,7 @@ class Connection:
             hello = CHello.model_validate(data)
             self.player = await authenticate(self.services.storage, hello.token, self.services.config.token_lifetime)
             self.token_hash = hash_token(hello.token)
+            self.batched = hello.batch
         except (ValidationError, AuthError) as e:
             await self.error("unauthorized", e.message if isinstance(e, AuthError) else "unknown player token", "hello")
             raise Close(4001, "authentication failed") from None
@@ -281,6 +286,7 @@ class Connection:
             raise
         self.actor, self._table_sub = actor, sub
         self.seat = seat
+        self._seats_sent = None
         if state.get("missed"):
             asked: dict[str, str | None] = {}  # one look-up per sender, however long the history
             state["missed"] = [e for e in state["missed"] if not await self._hidden(e["event"], asked)]
@@ -310,11 +316,20 @@ class Connection:
             while True:
                 async for batch in sub:
                     holders = batch["holders"]
-                    frames = batch["per_seat"][holders.index(pid)] if pid in holders else batch["spectator"]
+                    copy = batch["per_seat"][holders.index(pid)] if pid in holders else batch["spectator"]
+                    frames, whole = copy["frames"], copy["batch"]
+                    if not frames:
+                        continue
+                    seats = batch["seats"]
+                    if self.batched and whole is not None and frames[0][0] > after:
+                        await self.send_text(whole if seats == self._seats_sent else with_seats(whole, seats))
+                        self._seats_sent, after = seats, frames[-1][0]
+                        continue
                     for seq, sender, text, friends_only in frames:
                         if seq > after:
                             if sender is None or not await self._withheld(sender, friends_only):
                                 await self.send_text(text)
+                                self._seats_sent = seats
                             after = seq
                 if not sub.overflowed or self._table_sub is not sub:
                     return  # closed: the connection left the table or ended
@@ -335,7 +350,7 @@ class Connection:
                     await self._close(4009, "fell behind; join again")
                     return
                 await self.send(state)
-                after = state["seq"]
+                after, self._seats_sent = state["seq"], None
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away; the read loop cleans up
         except Exception:

@@ -17,7 +17,7 @@ import orjson
 from ..bus import Bus
 from ..redact import public_event, visible_to
 from ..storage import EventRow, Storage, TableUpdate
-from ..wire import Frame, event_frames
+from ..wire import Copy, event_frames, seats_text
 
 #: Events that move the game (an action sent before the latest of them is stale).
 GAME_KINDS = frozenset({"start", "deal", "action", "trick", "hand_over", "game_over"})
@@ -83,13 +83,17 @@ class EventLog:
         Only the copies someone can take are made: none for a seat no person holds (a computer's or
         an empty one: no connection forwards it), and none for spectators when ``spectators`` is
         false (no connection watches: the caller knows, as with ``remote`` False). Such a copy is
-        an empty list.
+        empty. The seats' list is in the message once, as text, for the connections that add it to
+        an ``events`` message.
         """
         recipients: list[int | None] = [seat for seat in range(players) if holders[seat] is not None]
         if spectators:
             recipients.append(None)
-        made = event_frames(rows, recipients, views(recipients), seats, status, deadline) if recipients else []
-        copies: dict[int | None, list[Frame]] = dict(zip(recipients, made))
+        seats_json = seats_text(seats)
+        made = event_frames(rows, recipients, views(recipients), seats_json, status, deadline) if recipients else []
+        copies: dict[int | None, Copy] = dict(zip(recipients, made))
+        none: Copy = {"frames": [], "batch": None}
         await self.bus.publish(self.channel, {"seq": rows[-1].seq,
-                                              "per_seat": [copies.get(seat, []) for seat in range(players)],
-                                              "spectator": copies.get(None, []), "holders": holders}, remote=remote)
+                                              "per_seat": [copies.get(seat, none) for seat in range(players)],
+                                              "spectator": copies.get(None, none), "holders": holders,
+                                              "seats": seats_json}, remote=remote)

@@ -92,6 +92,7 @@ export class TableSocket {
     this.withCode = false;
     this.h = handlers;
     this.lastSeq = null;
+    this.seats = null; // the table's seats as last sent: an `events` message carries them only when they changed
     this.closed = false;
     this.attempt = 0;
     this.ws = null;
@@ -117,7 +118,8 @@ export class TableSocket {
     const hinted = !!this.node;
     let reached = false; // this connection brought the table's state
     ws.onopen = () => {
-      this.send({ type: "hello", token: this.api.auth.token });
+      // A batch of table events comes as one message (one frame, the view once, the seats when they changed).
+      this.send({ type: "hello", token: this.api.auth.token, batch: true });
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -157,6 +159,7 @@ export class TableSocket {
         break;
       case "state":
         if (msg.table) this.node = msg.table.node || null;
+        this.seats = msg.table ? msg.table.seats : null;
         this.joined = true;
         this.attempt = 0;
         this.h.onStatus && this.h.onStatus("open");
@@ -166,9 +169,20 @@ export class TableSocket {
         this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
         break;
       case "event":
+        this.seats = msg.seats;
         if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // already seen
         this.lastSeq = msg.seq;
         this.h.onEvent && this.h.onEvent(msg);
+        break;
+      case "events":
+        // Read as the `event` messages it stands for, each with the view after the batch, as those carry.
+        if (msg.seats) this.seats = msg.seats;
+        for (const e of msg.events) {
+          if (this.lastSeq !== null && e.seq <= this.lastSeq) continue; // already seen
+          this.lastSeq = e.seq;
+          this.h.onEvent && this.h.onEvent({ v: msg.v, type: "event", seq: e.seq, at: e.at, event: e.event, view: msg.view,
+            seats: this.seats, status: msg.status, deadline: msg.deadline });
+        }
         break;
       case "hint":
         this.h.onHint && this.h.onHint(msg);
