@@ -6,6 +6,7 @@
     python scripts/measure_server.py capacity --tables 1000,1500 --before-src /tmp/base/src --out /tmp/cap
     python scripts/measure_server.py capacity --tables 2000 --out /tmp/cap          # this tree only
     python scripts/measure_server.py churn --tables 1000 --before-src /tmp/base/src --out /tmp/churn
+    python scripts/measure_server.py batches --before-src /tmp/base/src --out /tmp/batches
 
 ``--before-src`` is the ``src`` folder of the older tree (``git archive <commit> src | tar -x -C DIR``);
 its nodes run with it first on ``PYTHONPATH`` (and so with their own Numba cache: import its
@@ -26,7 +27,10 @@ the steady one. ``capacity``:
 4-player tables at a human pace (3 s a decision on average), 60 s measured after 10 s, on SQLite,
 for each ``--tables`` count. ``churn``: the same human pace with 20 players a second losing their
 connection and connecting again (``hokm loadtest --churn 20``), two rounds, alternating, for each
-``--tables`` count.
+``--tables`` count. ``batches``: the saturating load on one SQLite node and one PostgreSQL node,
+two rounds, alternating: before, after with players taking one message per event (``--events
+each``) and after with one message per batch (``--events batched``, as the web table). A server
+that predates batches is always driven with ``--events each``.
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
             started.append(start_node(f"node{i}", folder, node_env, timeout=600))
         tool = ([sys.executable, __file__, "tool-without-room-code"] if before_src and not takes_room_code(before_src)
                 else [sys.executable, "-m", "hokm.cli.main"])
+        if before_src and not takes_batches(before_src) and "--events" not in args:
+            args = [*args, "--events", "each"]  # its hello refuses the field that asks for batches
         cmd = [*tool, "loadtest", *[x for n in started for x in ("--url", n.url)],
                *[x for n in started for x in ("--pid", str(n.pid))], *args, "--json"]
         t0 = time.gmtime()
@@ -102,7 +108,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
     s = g["server"]
     cpa = s.get("cpu_per_action") or {}
     load = open("/proc/loadavg").read().split()[:3]
-    print(f"{report['started_utc']} {label}: {g['actions_per_s']} actions/s, server CPU per action "
+    print(f"{report['started_utc']} {label}: {g['actions_per_s']} actions/s, {g.get('messages_per_action')} table "
+          f"messages per action, server CPU per action "
           f"{cpa.get('ms_per_action')} ms (by node {[n.get('ms_per_action') for n in (cpa.get('nodes') or {}).values()]}), "
           f"latency p50 {g['latency_ms']['p50']} p99 {g['latency_ms']['p99']} max {g['latency_ms']['max']} ms, "
           f"server CPU {s['cpu_percent_mean']} %, load generator {s.get('generator_cpu_percent')} %, "
@@ -117,6 +124,13 @@ def takes_room_code(src: str) -> bool:
     text = protocol.read_text(encoding="utf-8")
     sit = text[text.index("class SitRequest"):]
     return "code:" in sit[:sit.index("\nclass ")]
+
+
+def takes_batches(src: str) -> bool:
+    """Whether the server in ``src`` sends a batch of events as one message when ``hello`` asks (later trees do)."""
+    text = (Path(src) / "hokm" / "server" / "protocol.py").read_text(encoding="utf-8")
+    hello = text[text.index("class CHello"):]
+    return "batch:" in hello[:hello.index("\nclass ")]
 
 
 def tool_without_room_code(argv: list[str]) -> int:
@@ -139,7 +153,7 @@ def main() -> int:
     if sys.argv[1:2] == ["tool-without-room-code"]:
         return tool_without_room_code(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("cpu", "sqlite", "cluster", "capacity", "churn"))
+    p.add_argument("what", choices=("cpu", "sqlite", "cluster", "capacity", "churn", "batches"))
     p.add_argument("--before-src", default=None, help="the older tree's src folder (leave out: this tree only)")
     p.add_argument("--tables", default="1000", help="capacity, churn: table counts, comma-separated")
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
@@ -175,6 +189,14 @@ def main() -> int:
                 run(f"r{r}-{label}-pg", a.out, before_src=src, pg=True, args=STEADY)
                 run(f"r{r}-{label}-2nodes-spread", a.out, before_src=src, nodes=2, args=STEADY)
                 run(f"r{r}-{label}-2nodes-owner", a.out, before_src=src, nodes=2, args=[*STEADY, "--route", "owner"])
+    elif a.what == "batches":
+        for r in (1, 2):
+            for pg, store in ((False, "sqlite"), (True, "pg")):
+                if before:
+                    run(f"r{r}-before-{store}", a.out, before_src=before, pg=pg, args=SATURATING)
+                for events in ("each", "batched"):
+                    run(f"r{r}-after-{store}-{events}", a.out, before_src=None, pg=pg,
+                        args=[*SATURATING, "--events", events])
     elif a.what == "churn":
         for tables in [int(x) for x in a.tables.split(",")]:
             human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo",

@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--churn", type=float, default=0.0, metavar="N",
                         help="from the warm-up on, N players a second lose their connection and connect again "
                         "(default 0)")
+    parser.add_argument("--events", choices=("batched", "each"), default="batched",
+                        help="players take each batch of table events as one message, as the web table does "
+                        "(default), or ask for one message per event, as a client that does not ask for batches")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo-server floor")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -97,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         opts = Options(urls=urls, tables=args.tables, think_ms=args.think, duration=args.duration, pids=pids,
                        names=names, profile_dir=profile_dir,
                        warmup=args.warmup, echo=not args.no_echo, connect_rate=args.connect_rate,
-                       route=args.route, churn=args.churn)
+                       route=args.route, churn=args.churn, batch=args.events == "batched")
         try:
             report = asyncio.run(run_load(opts))
         except RuntimeError as e:

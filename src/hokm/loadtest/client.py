@@ -39,6 +39,7 @@ class Tally:
     games_over: int = 0
     stand_ins: int = 0  # measured actions a stand-in bot played for a player (not a person's pace)
     started_early: int = 0  # seats whose table was under way when they joined it first
+    messages: int = 0  # table messages (``event`` or ``events``) received while measuring
     measuring: bool = True
     seen: dict[str, dict[int, tuple[str, Any]]] = field(default_factory=dict)  # table -> seq -> (kind, event)
     keep_events: bool = False
@@ -105,8 +106,9 @@ class Seat:
     """One player's connection: decides when its view has legal actions, reconnects when dropped."""
 
     def __init__(self, table_id: str, seat: int, token: str, urls: list[str], first: int, think: tuple[float, float],
-                 tally: Tally, rng: random.Random) -> None:
+                 tally: Tally, rng: random.Random, batch: bool = True) -> None:
         self.table_id, self.seat, self.token = table_id, seat, token
+        self.batch = batch  # take each batch of events as one ``events`` message, as the web table does
         self.urls, self.next_url = [ws_url(u) for u in urls], first
         self.think, self.tally, self.rng = think, tally, rng
         self.seq = 0
@@ -135,7 +137,8 @@ class Seat:
             try:
                 async with connect(url, max_size=2**20, open_timeout=10, ping_interval=None) as ws:
                     self.ws = ws
-                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    await ws.send(json.dumps({"type": "hello", "token": self.token} |
+                                             ({"batch": True} if self.batch else {})))
                     await ws.send(json.dumps({"type": "join", "table": self.table_id,
                                               "last_seq": self.seq or None}))
                     await self._listen(ws, stop)
@@ -182,18 +185,25 @@ class Seat:
                 if msg["table"]["status"] != "waiting":
                     self.tally.started_early += 1
             return
-        if kind != "event":
+        if kind == "event":
+            events = [msg]
+        elif kind == "events":
+            events = msg["events"]
+        else:
             return
-        ev = msg["event"]
-        self._keep(msg["seq"], ev)
-        if ev.get("kind") == "action" and ev.get("seat") == self.seat and ev.get("by") != "player" and \
-                self.tally.measuring:
-            self.tally.stand_ins += 1
-        if ev.get("kind") == "action" and ev.get("seat") == self.seat and self.pending is not None:
-            if self.tally.measuring:
-                self.tally.latencies.append(now - self.pending)
-                self.tally.accepted += 1
-            self.pending = None
+        if self.tally.measuring:
+            self.tally.messages += 1
+        for e in events:
+            ev = e["event"]
+            self._keep(e["seq"], ev)
+            if ev.get("kind") == "action" and ev.get("seat") == self.seat and ev.get("by") != "player" and \
+                    self.tally.measuring:
+                self.tally.stand_ins += 1
+            if ev.get("kind") == "action" and ev.get("seat") == self.seat and self.pending is not None:
+                if self.tally.measuring:
+                    self.tally.latencies.append(now - self.pending)
+                    self.tally.accepted += 1
+                self.pending = None
         self._update(msg["seq"], msg["view"], msg["status"])
 
     def _keep(self, seq: int, ev: dict[str, Any]) -> None:

@@ -51,6 +51,7 @@ class Options:
     # (and owns it), as a load balancer that prefers the owner sends them
     route: str = "spread"
     churn: float = 0.0  # connections a second closed and opened again by their players, from the warm-up on
+    batch: bool = True  # players take a batch of events as one ``events`` message (the web table does); False: each
     seed: int = 1
 
 
@@ -177,7 +178,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             return [opts.urls[i % len(opts.urls)]] if opts.route == "owner" else opts.urls
 
         seats = [Seat(tid, s, tok, urls_of(i), 0 if opts.route == "owner" else i + s, think_range(opts.think_ms),
-                      tally, random.Random(rng.random()))
+                      tally, random.Random(rng.random()), opts.batch)
                  for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
         tally.measuring = False
         # The load tool's own garbage collections, left as they are, take much of its core with
@@ -235,7 +236,10 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             "setup_s": round(setup_s, 1),
             "ramp_s": round(ramp_s, 1), "warmup_s": opts.warmup,
             "duration_s": round(elapsed, 1), "actions_sent": tally.sent, "actions_acked": tally.accepted,
-            "actions_per_s": round(tally.accepted / elapsed, 1), "latency_ms": summary_ms(tally.latencies),
+            "actions_per_s": round(tally.accepted / elapsed, 1),
+            "events": "batched" if opts.batch else "each",
+            "messages_per_action": round(tally.messages / tally.accepted, 2) if tally.accepted else None,
+            "latency_ms": summary_ms(tally.latencies),
             "errors": dict(tally.errors), "reconnects": tally.reconnects, "churn_per_s": opts.churn,
             "dropped": tally.dropped, "games_over": tally.games_over,
             "stand_in_actions": tally.stand_ins, "seats_joined_after_start": tally.started_early,
@@ -322,7 +326,8 @@ def format_report(r: dict[str, Any]) -> str:
         f"tables {g['tables']} ({g['connections']} WebSockets), think {g['think_ms']:.0f} ms, "
         f"measured {g['duration_s']} s after setup ({g['setup_s']} s), connecting ({g['ramp_s']} s) "
         f"and warm-up ({g['warmup_s']} s)",
-        f"actions: {g['actions_acked']} acknowledged, {g['actions_per_s']}/s",
+        f"actions: {g['actions_acked']} acknowledged, {g['actions_per_s']}/s; table messages per action "
+        f"{g.get('messages_per_action')} (events {g.get('events')})",
         f"latency ms (action sent -> its event received): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
         f"max {lat['max']}",
         f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; "
