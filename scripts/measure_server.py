@@ -109,7 +109,7 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
     cpa = s.get("cpu_per_action") or {}
     load = open("/proc/loadavg").read().split()[:3]
     print(f"{report['started_utc']} {label}: {g['actions_per_s']} actions/s, {g.get('messages_per_action')} table "
-          f"messages per action, server CPU per action "
+          f"messages ({g.get('message_bytes_per_action')} bytes) per action, server CPU per action "
           f"{cpa.get('ms_per_action')} ms (by node {[n.get('ms_per_action') for n in (cpa.get('nodes') or {}).values()]}), "
           f"latency p50 {g['latency_ms']['p50']} p99 {g['latency_ms']['p99']} max {g['latency_ms']['max']} ms, "
           f"server CPU {s['cpu_percent_mean']} %, load generator {s.get('generator_cpu_percent')} %, "

@@ -40,6 +40,7 @@ class Tally:
     stand_ins: int = 0  # measured actions a stand-in bot played for a player (not a person's pace)
     started_early: int = 0  # seats whose table was under way when they joined it first
     messages: int = 0  # table messages (``event`` or ``events``) received while measuring
+    message_bytes: int = 0  # their length as JSON text (before the WebSocket's compression)
     measuring: bool = True
     seen: dict[str, dict[int, tuple[str, Any]]] = field(default_factory=dict)  # table -> seq -> (kind, event)
     keep_events: bool = False
@@ -163,11 +164,12 @@ class Seat:
                 if recv not in done:
                     recv.cancel()
                     return
-                self._on(json.loads(recv.result()))
+                raw = recv.result()
+                self._on(json.loads(raw), len(raw))
         finally:
             stopper.cancel()
 
-    def _on(self, msg: dict[str, Any]) -> None:
+    def _on(self, msg: dict[str, Any], size: int = 0) -> None:
         kind = msg.get("type")
         now = time.perf_counter()
         if kind == "error":
@@ -193,6 +195,7 @@ class Seat:
             return
         if self.tally.measuring:
             self.tally.messages += 1
+            self.tally.message_bytes += size
         for e in events:
             ev = e["event"]
             self._keep(e["seq"], ev)

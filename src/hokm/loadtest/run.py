@@ -239,6 +239,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             "actions_per_s": round(tally.accepted / elapsed, 1),
             "events": "batched" if opts.batch else "each",
             "messages_per_action": round(tally.messages / tally.accepted, 2) if tally.accepted else None,
+            "message_bytes_per_action": round(tally.message_bytes / tally.accepted) if tally.accepted else None,
             "latency_ms": summary_ms(tally.latencies),
             "errors": dict(tally.errors), "reconnects": tally.reconnects, "churn_per_s": opts.churn,
             "dropped": tally.dropped, "games_over": tally.games_over,
@@ -327,7 +328,7 @@ def format_report(r: dict[str, Any]) -> str:
         f"measured {g['duration_s']} s after setup ({g['setup_s']} s), connecting ({g['ramp_s']} s) "
         f"and warm-up ({g['warmup_s']} s)",
         f"actions: {g['actions_acked']} acknowledged, {g['actions_per_s']}/s; table messages per action "
-        f"{g.get('messages_per_action')} (events {g.get('events')})",
+        f"{g.get('messages_per_action')}, {g.get('message_bytes_per_action')} bytes of JSON (events {g.get('events')})",
         f"latency ms (action sent -> its event received): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
         f"max {lat['max']}",
         f"errors: {g['errors'] or 'none'}; reconnects {g['reconnects']}; "

@@ -325,10 +325,10 @@ class Connection:
                         await self.send_text(whole if seats == self._seats_sent else with_seats(whole, seats))
                         self._seats_sent, after = seats, frames[-1][0]
                         continue
-                    for seq, sender, text, friends_only in frames:
+                    for seq, sender, head, friends_only in frames:
                         if seq > after:
                             if sender is None or not await self._withheld(sender, friends_only):
-                                await self.send_text(text)
+                                await self.send_text(head + copy["tail"])
                                 self._seats_sent = seats
                             after = seq
                 if not sub.overflowed or self._table_sub is not sub:

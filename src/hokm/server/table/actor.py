@@ -22,8 +22,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import orjson
-
 from ...engine import Game, IllegalActionError, Rules, action_from_json, run_hakem_draw
 from ...engine.view import SeatView
 from ...fairness import HandSeeds, derive_deck, new_game, normalise_seed
@@ -141,7 +139,7 @@ class TableActor:
             return None
         return (self.game.spectator_view() if seat is None else self.game.view(seat)).to_json()
 
-    def view_texts(self, recipients: list[int | None]) -> list[orjson.Fragment] | None:
+    def view_texts(self, recipients: list[int | None]) -> list[str] | None:
         """The views of ``recipients`` (seats, ``None``: spectators) encoded in one pass; ``None`` before the start."""
         return None if self.game is None else view_texts(self.game, recipients)
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import orjson
-
 from ..bus import Bus
 from ..redact import public_event, visible_to
 from ..storage import EventRow, Storage, TableUpdate
@@ -70,7 +68,7 @@ class EventLog:
                 for e in self.backlog if e.seq > last_seq and visible_to(e.kind, e.payload, seat)]
 
     async def publish(self, rows: list[EventRow], *, players: int, holders: list[str | None],
-                      views: Callable[[list[int | None]], list[orjson.Fragment] | None], seats: list[dict[str, Any]],
+                      views: Callable[[list[int | None]], list[str] | None], seats: list[dict[str, Any]],
                       status: str, deadline: dict[str, Any] | None, remote: bool = True,
                       spectators: bool = True) -> None:
         """One bus message for the batch: a copy per seat and one for spectators, as text.
@@ -92,7 +90,7 @@ class EventLog:
         seats_json = seats_text(seats)
         made = event_frames(rows, recipients, views(recipients), seats_json, status, deadline) if recipients else []
         copies: dict[int | None, Copy] = dict(zip(recipients, made))
-        none: Copy = {"frames": [], "batch": None}
+        none: Copy = {"frames": [], "tail": "", "batch": None}
         await self.bus.publish(self.channel, {"seq": rows[-1].seq,
                                               "per_seat": [copies.get(seat, none) for seat in range(players)],
                                               "spectator": copies.get(None, none), "holders": holders,
