@@ -1,4 +1,4 @@
-"""What a node spends making one action's messages, by who can receive them.
+"""What a node spends making one action's messages, by who can receive them, and sending them.
 
     python scripts/measure_publish.py [--games 4] [--repeat 5]
 
@@ -6,30 +6,45 @@ Plays random four-player games with the engine and, after every action, builds t
 messages as a table does before it publishes them (:func:`hokm.server.wire.view_texts` and
 :func:`hokm.server.wire.event_frames`) for two sets of recipients: every seat and the spectators
 (what a table made before copies were limited to those a connection can take), and one seat alone
-(a person playing three computers with nobody watching). Prints the microseconds per action of
-each, the fastest of ``--repeat`` passes over the same actions.
+(a person playing three computers with nobody watching). Then, for the four seats, what their
+connections send: one ``event`` message per event or one ``events`` message per batch (the seats
+only when they changed), each encoded to UTF-8 and compressed as a connection's permessage-deflate
+does (:mod:`measure_deflate`'s settings). A batch is the action, and the trick when the action
+ends one. Prints the microseconds per action of each, the fastest of ``--repeat`` passes over the
+same actions, and the bytes sent before and after compression.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+import zlib
 
 from measure_deflate import random_actions
 
 from hokm.engine import Game
 from hokm.server.storage import EventRow
-from hokm.server.wire import event_frames, view_texts
+from hokm.server.wire import event_frames, seats_text, view_texts, with_seats
 
-SEATS = [{"seat": s, "kind": "bot", "player_id": None, "name": f"Computer {s + 1}", "bot": "medium",
-          "connected": False, "auto": False, "reclaim_until": None} for s in range(4)]
+SEATS = seats_text([{"seat": s, "kind": "human", "player_id": f"{s:016x}", "name": f"بازیکن {s + 1}", "bot": None,
+                     "connected": True, "auto": False, "reclaim_until": None} for s in range(4)])
+DEADLINE = {"seat": 1, "kind": "play", "at": 1764288020.5, "seconds": 20.0}
 
 
 def positions(games: int) -> list[tuple[Game, list[EventRow]]]:
     """Each action of ``games`` random games: the game after it (a copy) and its event rows."""
-    return [(game.copy(), [EventRow("t", seq, "action", {"seat": seat, "action": action.to_json(), "by": "player"},
-                                    1.0)])
-            for seq, (game, seat, action) in enumerate(random_actions(games), 1)]
+    out: list[tuple[Game, list[EventRow]]] = []
+    seq = 0
+    for game, seat, action in random_actions(games):
+        seq += 1
+        rows = [EventRow("t", seq, "action", {"seat": seat, "action": action.to_json(), "by": "player"}, 1.0)]
+        if game.completed and not game.trick and action.to_json()["type"] == "play":
+            t = game.completed[-1]
+            seq += 1
+            rows.append(EventRow("t", seq, "trick", {"hand": game.hand_index, "leader": t.leader,
+                                                     "cards": [str(c) for c in t.cards], "winner": t.winner}, 1.0))
+        out.append((game.copy(), rows))
+    return out
 
 
 def per_action(actions: list[tuple[Game, list[EventRow]]], recipients: list[int | None], repeat: int) -> float:
@@ -37,9 +52,34 @@ def per_action(actions: list[tuple[Game, list[EventRow]]], recipients: list[int 
     for _ in range(repeat):
         t0 = time.perf_counter()
         for game, rows in actions:
-            event_frames(rows, recipients, view_texts(game, recipients), SEATS, "playing", None)
+            event_frames(rows, recipients, view_texts(game, recipients), SEATS, "playing", DEADLINE)
         best = min(best, time.perf_counter() - t0)
     return best / len(actions) * 1e6
+
+
+def sent(actions: list[tuple[Game, list[EventRow]]], batched: bool, repeat: int) -> tuple[float, int, int, int]:
+    """Microseconds per action to make the four seats' messages and compress them, one message per
+    event or one per batch; and the messages, bytes and compressed bytes of a pass."""
+    best, seats = float("inf"), [0, 1, 2, 3]
+    for _ in range(repeat):
+        encoders = [zlib.compressobj(6, zlib.DEFLATED, -12, 5) for _ in seats]
+        last: list[str | None] = [None for _ in seats]
+        count = raw = packed = 0
+        t0 = time.perf_counter()
+        for game, rows in actions:
+            for i, copy in enumerate(event_frames(rows, seats, view_texts(game, seats), SEATS, "playing", DEADLINE)):
+                whole = copy["batch"]
+                if batched and whole is not None:
+                    texts = [whole if last[i] == SEATS else with_seats(whole, SEATS)]
+                    last[i] = SEATS
+                else:
+                    texts = [head + copy["tail"] for _, _, head, _ in copy["frames"]]
+                for text in texts:
+                    data = text.encode()
+                    out = encoders[i].compress(data) + encoders[i].flush(zlib.Z_SYNC_FLUSH)
+                    count, raw, packed = count + 1, raw + len(data), packed + len(out) - 4
+        best = min(best, time.perf_counter() - t0)
+    return best / len(actions) * 1e6, count, raw, packed
 
 
 def main() -> None:
@@ -52,6 +92,11 @@ def main() -> None:
     one = per_action(actions, [0], a.repeat)
     print(f"{len(actions)} actions: every seat and the spectators {every:.1f} us an action, "
           f"one seat {one:.1f} us ({one / every:.0%})")
+    for batched in (False, True):
+        us, count, raw, packed = sent(actions, batched, a.repeat)
+        n = len(actions)
+        print(f"four seats' messages made and compressed, {'one per batch' if batched else 'one per event'}: "
+              f"{us:.1f} us an action; {count / n:.2f} messages, {raw / n:.0f} bytes, {packed / n:.0f} compressed")
 
 
 if __name__ == "__main__":
