@@ -29,8 +29,9 @@ for each ``--tables`` count. ``churn``: the same human pace with 20 players a se
 connection and connecting again (``hokm loadtest --churn 20``), two rounds, alternating, for each
 ``--tables`` count. ``batches``: the saturating load on one SQLite node and one PostgreSQL node,
 two rounds, alternating: before, after with players taking one message per event (``--events
-each``) and after with one message per batch (``--events batched``, as the web table). A server
-that predates batches is always driven with ``--events each``.
+each``) and after with one message per batch (``--events batched``, as the web table); ``--load
+steady``: at the steady load instead. A server that predates batches is always driven with
+``--events each``.
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ def main() -> int:
     p.add_argument("what", choices=("cpu", "sqlite", "cluster", "capacity", "churn", "batches"))
     p.add_argument("--before-src", default=None, help="the older tree's src folder (leave out: this tree only)")
     p.add_argument("--tables", default="1000", help="capacity, churn: table counts, comma-separated")
+    p.add_argument("--load", choices=("saturating", "steady"), default="saturating", help="batches: the load")
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -190,13 +192,13 @@ def main() -> int:
                 run(f"r{r}-{label}-2nodes-spread", a.out, before_src=src, nodes=2, args=STEADY)
                 run(f"r{r}-{label}-2nodes-owner", a.out, before_src=src, nodes=2, args=[*STEADY, "--route", "owner"])
     elif a.what == "batches":
+        load = SATURATING if a.load == "saturating" else STEADY
         for r in (1, 2):
             for pg, store in ((False, "sqlite"), (True, "pg")):
                 if before:
-                    run(f"r{r}-before-{store}", a.out, before_src=before, pg=pg, args=SATURATING)
+                    run(f"r{r}-before-{store}", a.out, before_src=before, pg=pg, args=load)
                 for events in ("each", "batched"):
-                    run(f"r{r}-after-{store}-{events}", a.out, before_src=None, pg=pg,
-                        args=[*SATURATING, "--events", events])
+                    run(f"r{r}-after-{store}-{events}", a.out, before_src=None, pg=pg, args=[*load, "--events", events])
     elif a.what == "churn":
         for tables in [int(x) for x in a.tables.split(",")]:
             human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo",
