@@ -93,7 +93,8 @@ def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], vie
     as :func:`seats_text` encodes it.
     """
     ending = ',"status":' + dumps(status) + ',"deadline":' + dumps(deadline) + "}"
-    shared: dict[int, tuple[str, str | None]] = {}  # an event every recipient sees alike: its text, its sender
+    # An event every recipient sees alike: ``{"seq":..,"at":..,"event":..`` (open), its sender.
+    shared: dict[int, tuple[str, str | None]] = {}
     out: list[Copy] = []
     for i, r in enumerate(recipients):
         view = "null" if views is None else views[i]
@@ -104,13 +105,12 @@ def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], vie
             if not visible_to(e.kind, e.payload, r):
                 continue
             if e.seq in shared:
-                text, sender = shared[e.seq]
+                item, sender = shared[e.seq]
             else:
                 event = public_event(e.kind, e.payload, r)
-                text, sender = dumps(event), _sender(event)
+                item, sender = '{"seq":' + str(e.seq) + ',"at":' + dumps(e.at) + ',"event":' + dumps(event), _sender(event)
                 if same_for_everyone(e.kind, e.payload):
-                    shared[e.seq] = (text, sender)
-            item = '{"seq":' + str(e.seq) + ',"at":' + dumps(e.at) + ',"event":' + text
+                    shared[e.seq] = (item, sender)
             frames.append([e.seq, sender, '{"v":' + _VERSION + ',"type":"event",' + item[1:],
                            e.kind == "chat" and e.payload.get("channel") == "friends"])
             listed.append(item + "}")
