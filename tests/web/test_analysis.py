@@ -30,7 +30,7 @@ def guest(server: str, nickname: str) -> dict:
 
 def table(server: str, auth: dict, timers: float) -> dict:
     r = httpx.post(server + "/api/tables", headers={"authorization": f"Bearer {auth['token']}"},
-                   json={"mode": "computer", "players": 4, "rules": {"target_points": 1},
+                   json={"mode": "computer", "players": 4, "bot": "random", "rules": {"target_points": 1},
                          "timers": {k: timers for k in ("trump", "play", "discard", "draw")}})
     assert r.status_code == 201, r.text
     return r.json()
