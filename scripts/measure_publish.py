@@ -10,8 +10,10 @@ messages as a table does before it publishes them (:func:`hokm.server.wire.view_
 connections send: one ``event`` message per event or one ``events`` message per batch (the seats
 only when they changed), each encoded to UTF-8 and compressed as a connection's permessage-deflate
 does (:mod:`measure_deflate`'s settings). A batch is the action, and the trick when the action
-ends one. Prints the microseconds per action of each, the fastest of ``--repeat`` passes over the
-same actions, and the bytes sent before and after compression.
+ends one. The batch goes as one ``events`` message with the whole view, or with the view as a patch
+of the seat's previous view (:func:`hokm.server.wire.view_patches`, made against the views of the
+action before). Prints the microseconds per action of each, the fastest of ``--repeat`` passes
+over the same actions, and the bytes sent before and after compression.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from measure_deflate import random_actions
 
 from hokm.engine import Game
 from hokm.server.storage import EventRow
-from hokm.server.wire import event_frames, seats_text, view_texts, with_seats
+from hokm.server.wire import Views, event_frames, make_views, seats_text, view_patches, view_texts, with_seats
 
 SEATS = seats_text([{"seat": s, "kind": "human", "player_id": f"{s:016x}", "name": f"بازیکن {s + 1}", "bot": None,
                      "connected": True, "auto": False, "reclaim_until": None} for s in range(4)])
@@ -57,18 +59,26 @@ def per_action(actions: list[tuple[Game, list[EventRow]]], recipients: list[int 
     return best / len(actions) * 1e6
 
 
-def sent(actions: list[tuple[Game, list[EventRow]]], batched: bool, repeat: int) -> tuple[float, int, int, int]:
-    """Microseconds per action to make the four seats' messages and compress them, one message per
-    event or one per batch; and the messages, bytes and compressed bytes of a pass."""
+MODES = {"each": "one per event", "batched": "one per batch", "patched": "one per batch, view patched"}
+
+
+def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int) -> tuple[float, int, int, int]:
+    """Microseconds per action to make the four seats' messages and compress them (``mode``: one of
+    :data:`MODES`); and the messages, bytes and compressed bytes of a pass."""
     best, seats = float("inf"), [0, 1, 2, 3]
+    batched = mode != "each"
     for _ in range(repeat):
         encoders = [zlib.compressobj(6, zlib.DEFLATED, -12, 5) for _ in seats]
         last: list[str | None] = [None for _ in seats]
+        before: Views | None = None
         count = raw = packed = 0
         t0 = time.perf_counter()
         for game, rows in actions:
-            for i, copy in enumerate(event_frames(rows, seats, view_texts(game, seats), SEATS, "playing", DEADLINE)):
-                whole = copy["batch"]
+            now = make_views(game, seats)
+            patches = view_patches(before, now) if mode == "patched" else None
+            before = now
+            for i, copy in enumerate(event_frames(rows, seats, now.texts, SEATS, "playing", DEADLINE, patches)):
+                whole = copy["patch"] or copy["batch"]
                 if batched and whole is not None:
                     texts = [whole if last[i] == SEATS else with_seats(whole, SEATS)]
                     last[i] = SEATS
@@ -92,10 +102,10 @@ def main() -> None:
     one = per_action(actions, [0], a.repeat)
     print(f"{len(actions)} actions: every seat and the spectators {every:.1f} us an action, "
           f"one seat {one:.1f} us ({one / every:.0%})")
-    for batched in (False, True):
-        us, count, raw, packed = sent(actions, batched, a.repeat)
+    for mode, words in MODES.items():
+        us, count, raw, packed = sent(actions, mode, a.repeat)
         n = len(actions)
-        print(f"four seats' messages made and compressed, {'one per batch' if batched else 'one per event'}: "
+        print(f"four seats' messages made and compressed, {words}: "
               f"{us:.1f} us an action; {count / n:.2f} messages, {raw / n:.0f} bytes, {packed / n:.0f} compressed")
 
 

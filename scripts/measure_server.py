@@ -28,10 +28,10 @@ the steady one. ``capacity``:
 for each ``--tables`` count. ``churn``: the same human pace with 20 players a second losing their
 connection and connecting again (``hokm loadtest --churn 20``), two rounds, alternating, for each
 ``--tables`` count. ``batches``: the saturating load on one SQLite node and one PostgreSQL node,
-two rounds, alternating: before, after with players taking one message per event (``--events
-each``) and after with one message per batch (``--events batched``, as the web table); ``--load
-steady``: at the steady load instead. A server that predates batches is always driven with
-``--events each``.
+two rounds, alternating: before, then after with players taking one message per event (``--events
+each``), one message per batch with the whole view (``--events batched``) and one message per batch
+with the view as a patch (``--events patched``, as the web table); ``--load steady``: at the steady
+load instead. A server is driven with the most its ``hello`` takes when the arguments do not say.
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
             started.append(start_node(f"node{i}", folder, node_env, timeout=600))
         tool = ([sys.executable, __file__, "tool-without-room-code"] if before_src and not takes_room_code(before_src)
                 else [sys.executable, "-m", "hokm.cli.main"])
-        if before_src and not takes_batches(before_src) and "--events" not in args:
-            args = [*args, "--events", "each"]  # its hello refuses the field that asks for batches
+        if before_src and "--events" not in args and events_taken(before_src) != "patched":
+            args = [*args, "--events", events_taken(before_src)]  # its hello refuses the fields it predates
         cmd = [*tool, "loadtest", *[x for n in started for x in ("--url", n.url)],
                *[x for n in started for x in ("--pid", str(n.pid))], *args, "--json"]
         t0 = time.gmtime()
@@ -127,11 +127,13 @@ def takes_room_code(src: str) -> bool:
     return "code:" in sit[:sit.index("\nclass ")]
 
 
-def takes_batches(src: str) -> bool:
-    """Whether the server in ``src`` sends a batch of events as one message when ``hello`` asks (later trees do)."""
+def events_taken(src: str) -> str:
+    """The most the server in ``src`` lets ``hello`` ask for: ``patched`` (a batch of events as one
+    message with a view patch), ``batched`` (one message, the whole view) or ``each`` (older trees)."""
     text = (Path(src) / "hokm" / "server" / "protocol.py").read_text(encoding="utf-8")
     hello = text[text.index("class CHello"):]
-    return "batch:" in hello[:hello.index("\nclass ")]
+    hello = hello[:hello.index("\nclass ")]
+    return "patched" if "view_patches:" in hello else "batched" if "batch:" in hello else "each"
 
 
 def tool_without_room_code(argv: list[str]) -> int:
@@ -197,7 +199,7 @@ def main() -> int:
             for pg, store in ((False, "sqlite"), (True, "pg")):
                 if before:
                     run(f"r{r}-before-{store}", a.out, before_src=before, pg=pg, args=load)
-                for events in ("each", "batched"):
+                for events in ("each", "batched", "patched"):
                     run(f"r{r}-after-{store}-{events}", a.out, before_src=None, pg=pg, args=[*load, "--events", events])
     elif a.what == "churn":
         for tables in [int(x) for x in a.tables.split(",")]:

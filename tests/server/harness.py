@@ -6,7 +6,9 @@ and fast settings, and can stop it gently, ``kill -9`` it, and start it again on
 validated against the protocol models and kept in :attr:`Player.log` for the leak checks. Like the
 web table, a player takes each batch of table events as one ``events`` message (``batch=False``:
 one ``event`` message each) and reads it as the ``event`` messages it stands for, the seats
-carried over from the last message that had them; :attr:`Player.frames` keeps what came as it came.
+carried over from the last message that had them, and its view as a patch of the last view it
+received (``patches=False``: whole views), the view it makes checked against the protocol's model;
+:attr:`Player.frames` keeps what came as it came.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 import httpx
 import websockets
 
-from hokm.server.protocol import SERVER_MESSAGE
+from hokm.server.protocol import SERVER_MESSAGE, View
 
 FAST_ENV = {
     "HOKM_BOT_DELAY": "0.002,0.01",
@@ -107,9 +109,12 @@ class ServerProcess:
 class Player:
     """A guest player: HTTP calls with its token, one WebSocket, a log of all it received."""
 
-    def __init__(self, server: ServerProcess, name: str, seed: int = 0, batch: bool = True) -> None:
+    def __init__(self, server: ServerProcess, name: str, seed: int = 0, batch: bool = True,
+                 patches: bool = True) -> None:
         self.server = server
         self.batch = batch
+        self.patches = batch and patches
+        self._last_view: dict[str, Any] | None = None  # the view of this connection's last message with one
         self.frames: list[dict[str, Any]] = []  # every message as it came, an ``events`` batch as one
         self._expanded: deque[dict[str, Any]] = deque()  # the rest of a batch, read as ``event`` messages
         self.seats: list[dict[str, Any]] | None = None
@@ -127,9 +132,9 @@ class Player:
 
     @classmethod
     def holding(cls, server: ServerProcess, name: str, token: str, player_id: str, seed: int = 0,
-                batch: bool = True) -> Player:
+                batch: bool = True, patches: bool = True) -> Player:
         """A client of a player that already exists: another device, or the same one after a restart."""
-        p = cls(server, name, seed, batch)
+        p = cls(server, name, seed, batch, patches)
         p.token, p.id = token, player_id
         p.http.headers["Authorization"] = f"Bearer {token}"
         return p
@@ -150,7 +155,9 @@ class Player:
     async def connect(self) -> None:
         self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT, close_timeout=2, max_queue=4096)
         self._expanded.clear()  # what was left of a batch on the last connection is not read
-        await self.send({"type": "hello", "token": self.token} | ({"batch": True} if self.batch else {}))
+        self._last_view = None
+        await self.send({"type": "hello", "token": self.token} | ({"batch": True} if self.batch else {})
+                        | ({"view_patches": True} if self.patches else {}))
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome
 
@@ -185,14 +192,24 @@ class Player:
                 self.seats = msg["seats"]
             assert self.seats is not None, "an events message without seats before any seats were sent"
             assert msg["events"] and msg["seq"] == msg["events"][-1]["seq"]
+            if "view_patch" in msg:
+                assert self.patches, "a view patch to a client that did not ask for patches"
+                assert self._last_view is not None, "a view patch before any view on this connection"
+                view = self._last_view | msg["view_patch"]
+                View.model_validate(view)
+            else:
+                view = msg["view"]
+            self._last_view = view
             self._expanded.extend({"v": msg["v"], "type": "event", "seq": e["seq"], "at": e["at"], "event": e["event"],
-                                   "view": msg["view"], "seats": self.seats, "status": msg["status"],
+                                   "view": view, "seats": self.seats, "status": msg["status"],
                                    "deadline": msg["deadline"]} for e in msg["events"])
             return self._expanded.popleft()
         if kind == "state":
             self.seats = msg["table"]["seats"]
+            self._last_view = msg["view"]
         elif kind == "event":
             self.seats = msg["seats"]
+            self._last_view = msg["view"]
         return msg
 
     async def join(self, table: str, last_seq: int | None = None, code: str | None = None) -> dict[str, Any]:

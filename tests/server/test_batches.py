@@ -2,12 +2,15 @@
 
 Two players at one table, one taking batches and one taking each event alone: the first reads, from
 fewer messages, exactly the events, seats and statuses the second reads; the seats come only when
-they changed; a chat message still comes alone; a reconnection carries on with batches.
+they changed; a chat message still comes alone; a reconnection carries on with batches. A client
+that takes view patches builds, from them, exactly the views another connection of the same seat
+(or another spectator) receives whole.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from .harness import Player, ServerProcess, run
@@ -91,3 +94,57 @@ def _first_after_state(frames: list[dict[str, Any]], target: dict[str, Any]) -> 
         if m is target:
             return first
     return None
+
+
+def _views(p: Player) -> dict[int, Any]:
+    """The view each event came with, by seq (a patch already applied by the harness)."""
+    return {m["seq"]: m["view"] for m in p.log if m["type"] == "event"}
+
+
+def test_view_patches_give_the_same_views_as_whole_ones_through_a_drop_a_chat_and_for_spectators(
+        server: ServerProcess) -> None:
+    async def main() -> None:
+        patched = await Player(server, "patched", seed=1).signup()
+        whole = Player.holding(server, "whole", patched.token, patched.id, seed=2, patches=False)
+        table = await patched.api("POST", "/api/tables", {"mode": "private", "players": 4, "bot": "random",
+                                                          "rules": {"target_points": 1}}, status=201)
+        tid = table["table_id"]
+        for seat in (1, 2, 3):
+            await patched.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
+        watcher = await Player(server, "watcher", seed=3).signup()
+        watcher_whole = await Player(server, "watcher-whole", seed=4, patches=False).signup()
+        for p in (patched, whole, watcher, watcher_whole):
+            await p.connect()
+            await p.join(tid, code=table["code"] if p in (watcher, watcher_whole) else None)
+        await patched.api("POST", f"/api/tables/{tid}/start", {})
+
+        async def patched_plays() -> dict[str, Any]:
+            await patched.play(until=lambda m: bool(m.get("view") and len(m["view"]["completed"]) == 4))
+            await patched.ws.close()
+            await patched.connect()
+            await patched.join(tid, last_seq=patched.seq)
+            await patched.send({"type": "chat", "phrase": "well_played"})
+            return await patched.play()
+
+        def over(m: dict[str, Any]) -> bool:
+            return m["type"] == "event" and m["event"]["kind"] == "game_over"
+
+        await asyncio.gather(patched_plays(), *(p.expect(over, timeout=120) for p in (whole, watcher, watcher_whole)))
+        for p, q in ((patched, whole), (watcher, watcher_whole)):
+            mine, theirs = _views(p), _views(q)
+            both = set(mine) & set(theirs)
+            assert len(both) > 20 and all(mine[s] == theirs[s] for s in both)
+            patches = [m for m in p.frames if m["type"] == "events" and "view_patch" in m]
+            wholes = [m for m in q.frames if m["type"] == "events"]
+            assert len(patches) > 10 and not any("view_patch" in m for m in wholes)
+            # A patch is much shorter than the view it stands for.
+            size = sum(len(json.dumps(m["view_patch"])) for m in patches) / len(patches)
+            assert size < 0.4 * sum(len(json.dumps(m["view"])) for m in wholes) / len(wholes)
+        # After the drop, patches carry on against the view the join's state brought.
+        states = [i for i, m in enumerate(patched.frames) if m["type"] == "state"]
+        after = [m for m in patched.frames[states[-1] + 1:] if m["type"] == "events"]
+        assert after and any("view_patch" in m for m in after)
+        for p in (patched, whole, watcher, watcher_whole):
+            await p.close()
+
+    run(main())

@@ -12,7 +12,7 @@ from hokm.engine.view import make_view
 from hokm.server.protocol import PROTOCOL_VERSION
 from hokm.server.redact import public_event, same_for_everyone, visible_to
 from hokm.server.storage import EventRow
-from hokm.server.wire import dumps, event_frames, seats_text, view_texts, with_seats
+from hokm.server.wire import Views, dumps, event_frames, make_views, seats_text, view_patches, view_texts, with_seats
 
 SEATS = [{"seat": 0, "kind": "human", "name": "سارا"}, {"seat": 1, "kind": "bot", "name": None}]
 SEATS_TEXT = seats_text(SEATS)
@@ -133,6 +133,77 @@ def test_view_texts_are_each_recipients_view_for_every_player_count() -> None:
             assert seat is not None
             g.apply(rng.choice(g.legal_actions()), seat)
             steps += 1
+
+
+def test_each_view_patch_turns_the_recipients_last_view_into_its_next_for_every_player_count() -> None:
+    patched = 0
+    for players in (2, 3, 4):
+        rng = random.Random(10 + players)
+        g = Game.new(Rules(players=players), seed=10 + players)
+        recipients: list[int | None] = [*range(players), None]
+        before: Views | None = None
+        last = {r: None for r in recipients}
+        while not g.is_over:
+            if g.phase is Phase.DEAL:
+                g.deal()
+            else:
+                seat = g.to_move
+                assert seat is not None
+                g.apply(rng.choice(g.legal_actions()), seat)
+            now = make_views(g, recipients)
+            for r, patch, text in zip(recipients, view_patches(before, now), now.texts):
+                whole = make_view(g, r).to_json()
+                assert json.loads(text) == whole
+                if before is None:
+                    assert patch is None  # nothing to patch: the whole view goes
+                else:
+                    assert patch is not None
+                    changed = json.loads(patch)
+                    assert set(changed) < set(whole)  # some members, never the whole view
+                    assert (last[r] or {}) | changed == whole
+                    assert all(last[r][k] != v for k, v in changed.items())  # only what changed
+                    patched += 1
+                last[r] = whole
+            before = now
+    assert patched > 1000
+
+
+def test_no_view_patch_for_a_recipient_without_a_view_before_or_for_a_view_that_lost_a_member() -> None:
+    g = Game.new(Rules(players=4), seed=3)
+    before = make_views(g, [0, 1])
+    seat = g.to_move
+    assert seat is not None
+    g.apply(g.legal_actions()[0], seat)
+    now = make_views(g, [0, 2, None])
+    patches = view_patches(before, now)
+    assert patches[0] is not None and patches[1] is None and patches[2] is None  # seat 2 and spectators: new
+    # A member gone from the public part, or from one recipient's own: no patch can say so.
+    assert view_patches(Views(before.recipients, before.public | {"gone": 1}, before.own, before.texts), now) == \
+        [None, None, None]
+    own = [before.own[0] | {"gone": 1}, before.own[1]]
+    assert view_patches(Views(before.recipients, before.public, own, before.texts), now)[0] is None
+
+
+def test_a_batch_carries_its_view_patch_in_place_of_the_view_and_nothing_else_differs() -> None:
+    g = Game.new(Rules(players=4), seed=5)
+    recipients: list[int | None] = [0, 1, 2, 3, None]
+    before = make_views(g, recipients)
+    seat = g.to_move
+    assert seat is not None
+    action = g.legal_actions()[0]
+    g.apply(action, seat)
+    now = make_views(g, recipients)
+    rows = [EventRow("t", 9, "action", {"seat": seat, "action": action.to_json(), "by": "player"}, 2.0)]
+    patches = view_patches(before, now)
+    copies = event_frames(rows, recipients, now.texts, SEATS_TEXT, "playing", None, patches)
+    for c, patch in zip(copies, patches):
+        assert c["batch"] is not None and c["patch"] is not None and patch is not None
+        whole, patched = json.loads(c["batch"]), json.loads(c["patch"])
+        assert patched.pop("view_patch") == json.loads(patch) and "view" not in patched
+        whole.pop("view")
+        assert patched == whole
+        assert json.loads(with_seats(c["patch"], SEATS_TEXT))["seats"] == SEATS
+    assert all(c["patch"] is None for c in event_frames(rows, recipients, now.texts, SEATS_TEXT, "playing", None))
 
 
 def test_dumps_keeps_persian_text_and_reads_back_the_same() -> None:

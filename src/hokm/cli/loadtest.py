@@ -44,9 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--churn", type=float, default=0.0, metavar="N",
                         help="from the warm-up on, N players a second lose their connection and connect again "
                         "(default 0)")
-    parser.add_argument("--events", choices=("batched", "each"), default="batched",
-                        help="players take each batch of table events as one message, as the web table does "
-                        "(default), or ask for one message per event, as a client that does not ask for batches")
+    parser.add_argument("--events", choices=("patched", "batched", "each"), default="patched",
+                        help="players take each batch of table events as one message whose view is a patch of "
+                        "the last one where it can be, as the web table does (default); as one message with the "
+                        "whole view; or one message per event, as a client that asks for neither")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo-server floor")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"hokm loadtest: {problem}", file=sys.stderr)
         return 2
+    from ..loadtest.client import Delivery
     from ..loadtest.nodes import start_cluster
     from ..loadtest.run import Options, format_report
     from ..loadtest.run import run as run_load
@@ -100,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         opts = Options(urls=urls, tables=args.tables, think_ms=args.think, duration=args.duration, pids=pids,
                        names=names, profile_dir=profile_dir,
                        warmup=args.warmup, echo=not args.no_echo, connect_rate=args.connect_rate,
-                       route=args.route, churn=args.churn, batch=args.events == "batched")
+                       route=args.route, churn=args.churn, delivery=Delivery(args.events))
         try:
             report = asyncio.run(run_load(opts))
         except RuntimeError as e:

@@ -15,6 +15,7 @@ the web client does, so a node dying mid-game is survived.
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import random
 import time
@@ -103,13 +104,25 @@ async def start_table(client: httpx.AsyncClient, urls: list[str], index: int, ta
     await _post(client, http_url(urls[index % len(urls)]) + f"/api/tables/{table_id}/start", {}, host_token)
 
 
+class Delivery(enum.Enum):
+    """How a player asks for its table's events in ``hello``."""
+
+    PATCHED = "patched"  # a batch as one ``events`` message, its view as a patch where it can be (the web table)
+    BATCHED = "batched"  # a batch as one ``events`` message with the whole view
+    EACH = "each"  # one ``event`` message per event (a client that asks for neither)
+
+    def hello(self) -> dict[str, bool]:
+        """What ``hello`` says for it."""
+        return {} if self is Delivery.EACH else {"batch": True, "view_patches": self is Delivery.PATCHED}
+
+
 class Seat:
     """One player's connection: decides when its view has legal actions, reconnects when dropped."""
 
     def __init__(self, table_id: str, seat: int, token: str, urls: list[str], first: int, think: tuple[float, float],
-                 tally: Tally, rng: random.Random, batch: bool = True) -> None:
+                 tally: Tally, rng: random.Random, delivery: Delivery = Delivery.PATCHED) -> None:
         self.table_id, self.seat, self.token = table_id, seat, token
-        self.batch = batch  # take each batch of events as one ``events`` message, as the web table does
+        self.delivery = delivery
         self.urls, self.next_url = [ws_url(u) for u in urls], first
         self.think, self.tally, self.rng = think, tally, rng
         self.seq = 0
@@ -138,8 +151,7 @@ class Seat:
             try:
                 async with connect(url, max_size=2**20, open_timeout=10, ping_interval=None) as ws:
                     self.ws = ws
-                    await ws.send(json.dumps({"type": "hello", "token": self.token} |
-                                             ({"batch": True} if self.batch else {})))
+                    await ws.send(json.dumps({"type": "hello", "token": self.token} | self.delivery.hello()))
                     await ws.send(json.dumps({"type": "join", "table": self.table_id,
                                               "last_seq": self.seq or None}))
                     await self._listen(ws, stop)
@@ -207,7 +219,9 @@ class Seat:
                     self.tally.latencies.append(now - self.pending)
                     self.tally.accepted += 1
                 self.pending = None
-        self._update(msg["seq"], msg["view"], msg["status"])
+        view = msg["view"] if "view_patch" not in msg else \
+            None if self.view is None else self.view | msg["view_patch"]
+        self._update(msg["seq"], view, msg["status"])
 
     def _keep(self, seq: int, ev: dict[str, Any]) -> None:
         if self.tally.keep_events and ev.get("kind") in ("action", "game_over"):

@@ -25,7 +25,7 @@ import httpx
 import psutil
 
 from . import profile
-from .client import Seat, Tally, setup_table, start_table
+from .client import Delivery, Seat, Tally, setup_table, start_table
 from .stats import summary_ms
 
 #: How long a table waits for its players to join before its host starts it anyway.
@@ -51,7 +51,7 @@ class Options:
     # (and owns it), as a load balancer that prefers the owner sends them
     route: str = "spread"
     churn: float = 0.0  # connections a second closed and opened again by their players, from the warm-up on
-    batch: bool = True  # players take a batch of events as one ``events`` message (the web table does); False: each
+    delivery: Delivery = Delivery.PATCHED  # how players ask for their table's events (the web table: patched)
     seed: int = 1
 
 
@@ -178,7 +178,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             return [opts.urls[i % len(opts.urls)]] if opts.route == "owner" else opts.urls
 
         seats = [Seat(tid, s, tok, urls_of(i), 0 if opts.route == "owner" else i + s, think_range(opts.think_ms),
-                      tally, random.Random(rng.random()), opts.batch)
+                      tally, random.Random(rng.random()), opts.delivery)
                  for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
         tally.measuring = False
         # The load tool's own garbage collections, left as they are, take much of its core with
@@ -237,7 +237,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
             "ramp_s": round(ramp_s, 1), "warmup_s": opts.warmup,
             "duration_s": round(elapsed, 1), "actions_sent": tally.sent, "actions_acked": tally.accepted,
             "actions_per_s": round(tally.accepted / elapsed, 1),
-            "events": "batched" if opts.batch else "each",
+            "events": opts.delivery.value,
             "messages_per_action": round(tally.messages / tally.accepted, 2) if tally.accepted else None,
             "message_bytes_per_action": round(tally.message_bytes / tally.accepted) if tally.accepted else None,
             "latency_ms": summary_ms(tally.latencies),

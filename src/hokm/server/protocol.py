@@ -310,6 +310,8 @@ class CHello(_Model):
     token: str = Field(max_length=200)
     batch: bool = Field(False, description="receive each batch of table events as one `events` message "
                                            "(the seats only when they changed) instead of one `event` each")
+    view_patches: bool = Field(False, description="with `batch`: an `events` message may carry `view_patch`, "
+                                                  "the view's changed members, in place of the whole `view`")
 
 
 class CJoin(_Model):
@@ -434,16 +436,29 @@ class SEvents(_Model):
     """A batch of table events in one message (to a client that said ``batch`` in ``hello``), with
     the recipient's view after the whole batch. ``seq`` is the last event's. ``seats`` is there when
     the seats changed since the last message that carried them (``state`` counts: its table's
-    seats); the events come one by one, as ``event`` messages, when the batch holds a chat message."""
+    seats); the events come one by one, as ``event`` messages, when the batch holds a chat message.
+
+    To a client that also said ``view_patches``, the message may carry ``view_patch`` in place of
+    ``view``: the members of the view that differ from the view of the last message this
+    connection received (an ``event``, ``events`` or ``state`` message of this table), whose other
+    members stay as they were. Exactly one of the two is there."""
 
     v: int
     type: Literal["events"]
     seq: int
     events: list[SeqEvent]
-    view: View | None
+    view: View | None = Field(None, description="absent when `view_patch` is there")
+    view_patch: dict[str, Any] | None = Field(None, description="the members of the view that changed since "
+                                                                "the last message's view; absent when `view` is there")
     status: Literal["waiting", "playing", "over"]
     deadline: Deadline | None
     seats: list[SeatInfo] | None = Field(None, description="absent: the same as in the last message that had them")
+
+    @model_validator(mode="after")
+    def _one_view(self) -> SEvents:
+        if ("view" in self.model_fields_set) == (self.view_patch is not None):
+            raise ValueError("an events message carries exactly one of view and view_patch")
+        return self
 
 
 class SHint(_Model):

@@ -1,7 +1,7 @@
 """Messages as they go out: JSON text, each part encoded once.
 
 Every action a player makes reaches every seat and the spectators, each with its own view of the
-table. :func:`view_texts` encodes their views: the fields anyone may know once for all of them,
+table. :func:`make_views` encodes their views: the fields anyone may know once for all of them,
 then each recipient's own fields (its hand, its legal actions) joined to that text.
 :func:`event_frames` encodes a batch of events for all of them at once: each event once where
 every recipient sees the same (else once per recipient), the seats' list, the status and the
@@ -16,6 +16,12 @@ message for the whole batch (for clients that ask for it in ``hello``: one frame
 view once, the seats only when they changed). The ``events`` text leaves the seats out; a
 connection adds them (:func:`with_seats`) when they differ from the last seats it sent.
 
+A recipient's copy may also hold the batch as an ``events`` message whose view is a *patch*: only
+the members of the view that differ from the recipient's view after the table's previous batch
+(:func:`view_patches`). Consecutive views of one seat differ in a few members (the trick, the hand,
+whose turn), so the patch is a fifth of the view's length. A connection whose client asked for
+patches, and whose last message carried that previous view, sends it instead of the whole view.
+
 What each recipient may see is decided by :mod:`.redact` (its per-event whitelist) and the engine's
 views, as before; this module only encodes what they built.
 """
@@ -23,6 +29,7 @@ views, as before; this module only encodes what they built.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 import orjson
@@ -47,11 +54,28 @@ class Copy(TypedDict):
     """One recipient's copy of a batch: its ``event`` messages (each ``head + tail``), and the batch
     as one ``events`` message without its seats (``None``: a chat event in the batch names its
     sender, which each connection checks, so the messages go one by one; or nothing of the batch
-    is the recipient's)."""
+    is the recipient's); ``patch``: the same ``events`` message with a ``view_patch`` in place of
+    its ``view`` (``None`` where ``batch`` is, or where there is no view of the recipient to patch)."""
 
     frames: list[Frame]
     tail: str
     batch: str | None
+    patch: str | None
+
+
+#: An empty copy: the recipient sees nothing of the batch (or no connection can take its copy).
+NO_COPY: Copy = {"frames": [], "tail": "", "batch": None, "patch": None}
+
+
+@dataclass(frozen=True, slots=True)
+class Views:
+    """The views of ``recipients`` at one moment: the public part once, each recipient's own part,
+    and each whole view as JSON text (``texts[i]`` is ``recipients[i]``'s)."""
+
+    recipients: tuple[int | None, ...]
+    public: dict[str, Any]
+    own: list[dict[str, Any]]
+    texts: list[str]
 
 
 def dumps(message: Any) -> str:
@@ -59,15 +83,57 @@ def dumps(message: Any) -> str:
     return orjson.dumps(message, option=_OPTIONS).decode()
 
 
-def view_texts(game: ViewSource, recipients: Sequence[int | None]) -> list[str]:
-    """The views of ``recipients`` (seats; ``None``: spectators) as JSON text, the public part encoded once.
+def make_views(game: ViewSource, recipients: Sequence[int | None]) -> Views:
+    """The views of ``recipients`` (seats; ``None``: spectators), the public part built and encoded once.
 
     Each text is the object :func:`hokm.engine.view.views_json` gives for that recipient: the public
     object's members, then the recipient's own, in one JSON object.
     """
     own = own_json(game, recipients)  # first: it refuses a seat that is not at the table
-    public = dumps(public_json(game))[:-1]  # '{...' without its closing brace
-    return [public + "," + dumps(mine)[1:] for mine in own]
+    public = public_json(game)
+    head = dumps(public)[:-1]  # '{...' without its closing brace
+    return Views(tuple(recipients), public, own, [head + "," + dumps(mine)[1:] for mine in own])
+
+
+def view_texts(game: ViewSource, recipients: Sequence[int | None]) -> list[str]:
+    """The views of ``recipients`` as JSON text (:func:`make_views`)."""
+    return make_views(game, recipients).texts
+
+
+_GONE = object()
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """The members of ``after`` that ``before`` lacks or holds with another value; ``None`` when a
+    member of ``before`` is gone from ``after`` (a patch only adds and replaces)."""
+    if before.keys() - after.keys():
+        return None
+    return {k: v for k, v in after.items() if before.get(k, _GONE) != v}
+
+
+def view_patches(before: Views | None, after: Views) -> list[str | None]:
+    """Each recipient's view patch from ``before`` to ``after``, as JSON text: the members of its view
+    in ``after`` that differ from its view in ``before``, so that the old view's members replaced
+    by the patch's are the new view. ``None`` for a recipient that ``before`` holds no view of (or
+    whose view lost a member)."""
+    if before is None:
+        return [None for _ in after.recipients]
+    public = _changed(before.public, after.public)
+    if public is None:
+        return [None for _ in after.recipients]
+    head = dumps(public)[:-1]  # '{...'
+    index = {r: i for i, r in enumerate(before.recipients)}
+    out: list[str | None] = []
+    for r, mine in zip(after.recipients, after.own):
+        i = index.get(r)
+        own = None if i is None else _changed(before.own[i], mine)
+        if own is None:
+            out.append(None)
+        elif not own:
+            out.append(head + "}")
+        else:
+            out.append((head + "," if public else head) + dumps(own)[1:])
+    return out
 
 
 def _sender(event: dict[str, Any]) -> str | None:
@@ -85,12 +151,14 @@ def seats_text(seats: list[dict[str, Any]]) -> str:
 
 
 def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], views: Sequence[str] | None,
-                 seats: str, status: str, deadline: dict[str, Any] | None) -> list[Copy]:
+                 seats: str, status: str, deadline: dict[str, Any] | None,
+                 patches: Sequence[str | None] | None = None) -> list[Copy]:
     """Every recipient's messages for ``rows``, as text (:class:`Copy`).
 
     ``views[i]`` is the view of ``recipients[i]`` after the whole batch, as :func:`view_texts` gives
-    it (``None``: no game yet); every message of the batch carries it. ``seats``: the seats' list
-    as :func:`seats_text` encodes it.
+    it (``None``: no game yet); every message of the batch carries it. ``patches[i]``, where given,
+    is that view as a patch of the recipient's previous one (:func:`view_patches`). ``seats``: the
+    seats' list as :func:`seats_text` encodes it.
     """
     ending = ',"status":' + dumps(status) + ',"deadline":' + dumps(deadline) + "}"
     # An event every recipient sees alike: ``{"seq":..,"at":..,"event":..`` (open), its sender.
@@ -115,8 +183,13 @@ def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], vie
                            e.kind == "chat" and e.payload.get("channel") == "friends"])
             listed.append(item + "}")
             one_by_one = one_by_one or sender is not None
-        batch = None if one_by_one or not listed else (
-            '{"v":' + _VERSION + ',"type":"events","seq":' + str(frames[-1][0]) + ',"events":[' + ",".join(listed)
-            + '],"view":' + view + ending)
-        out.append({"frames": frames, "tail": ',"view":' + view + ',"seats":' + seats + ending, "batch": batch})
+        batch = patch = None
+        if not one_by_one and listed:
+            opening = '{"v":' + _VERSION + ',"type":"events","seq":' + str(frames[-1][0]) + ',"events":[' + ",".join(listed)
+            batch = opening + '],"view":' + view + ending
+            changed = None if patches is None else patches[i]
+            if changed is not None:
+                patch = opening + '],"view_patch":' + changed + ending
+        out.append({"frames": frames, "tail": ',"view":' + view + ',"seats":' + seats + ending, "batch": batch,
+                    "patch": patch})
     return out

@@ -10,7 +10,8 @@ by accepted messages) close it with code 4008. A table's refusals of well-formed
 connection forwards the copy made for its player's seat *at that moment* (or the spectator copy),
 never another's: one ``event`` message per event, or, where the client asked for it in ``hello``,
 one ``events`` message per batch (the seats' list in it only when it changed since the last one
-this connection sent). A connection that falls ``bus_queue`` batches behind gets a fresh ``state`` and
+this connection sent; where the client asked for view patches too, the view as a patch of the
+view the connection sent last, when the batch's patch was made against that view). A connection that falls ``bus_queue`` batches behind gets a fresh ``state`` and
 goes on receiving from there (or, where this node has no fresh state of the table, is closed with
 4009 to join again with its last seq).
 """
@@ -88,6 +89,10 @@ class Connection:
         self.conn_id = secrets.token_hex(8)  # this connection in the presence entries
         self.batched = False  # the client takes a batch of table events as one ``events`` message
         self._seats_sent: str | None = None  # the seats' list (as text) the client has last been sent
+        self.patched = False  # with ``batched``: the client takes a view patch in place of a whole view
+        # Whose view (seat; None: a spectator's) after which seq the client was last sent: a batch's
+        # view patch is sent only when it was made against that view.
+        self._view_at: tuple[int | None, int] | None = None
         self.address = ws.client.host if ws.client else "?"
 
     # ------------------------------------------------------------------ sending
@@ -181,6 +186,7 @@ class Connection:
             self.player = await authenticate(self.services.storage, hello.token, self.services.config.token_lifetime)
             self.token_hash = hash_token(hello.token)
             self.batched = hello.batch
+            self.patched = hello.batch and hello.view_patches
         except (ValidationError, AuthError) as e:
             await self.error("unauthorized", e.message if isinstance(e, AuthError) else "unknown player token", "hello")
             raise Close(4001, "authentication failed") from None
@@ -287,6 +293,7 @@ class Connection:
         self.actor, self._table_sub = actor, sub
         self.seat = seat
         self._seats_sent = None
+        self._view_at = (state["seat"], state["seq"])
         if state.get("missed"):
             asked: dict[str, str | None] = {}  # one look-up per sender, however long the history
             state["missed"] = [e for e in state["missed"] if not await self._hidden(e["event"], asked)]
@@ -316,20 +323,24 @@ class Connection:
             while True:
                 async for batch in sub:
                     holders = batch["holders"]
-                    copy = batch["per_seat"][holders.index(pid)] if pid in holders else batch["spectator"]
+                    seat = holders.index(pid) if pid in holders else None
+                    copy = batch["spectator"] if seat is None else batch["per_seat"][seat]
                     frames, whole = copy["frames"], copy["batch"]
                     if not frames:
                         continue
                     seats = batch["seats"]
                     if self.batched and whole is not None and frames[0][0] > after:
+                        patch = copy["patch"]
+                        if self.patched and patch is not None and self._view_at == (seat, batch["base"]):
+                            whole = patch
                         await self.send_text(whole if seats == self._seats_sent else with_seats(whole, seats))
-                        self._seats_sent, after = seats, frames[-1][0]
+                        self._seats_sent, after, self._view_at = seats, frames[-1][0], (seat, batch["seq"])
                         continue
                     for seq, sender, head, friends_only in frames:
                         if seq > after:
                             if sender is None or not await self._withheld(sender, friends_only):
                                 await self.send_text(head + copy["tail"])
-                                self._seats_sent = seats
+                                self._seats_sent, self._view_at = seats, (seat, batch["seq"])
                             after = seq
                 if not sub.overflowed or self._table_sub is not sub:
                     return  # closed: the connection left the table or ended
@@ -350,7 +361,7 @@ class Connection:
                     await self._close(4009, "fell behind; join again")
                     return
                 await self.send(state)
-                after, self._seats_sent = state["seq"], None
+                after, self._seats_sent, self._view_at = state["seq"], None, (state["seat"], state["seq"])
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away; the read loop cleans up
         except Exception:

@@ -34,7 +34,7 @@ from ..results import finished_game
 from ..seats import Seat, SeatKind, code_matches
 from ..storage import EventRow, Storage, TableRow, TableUpdate
 from ..timers import TimerSet
-from ..wire import view_texts
+from ..wire import Views, make_views
 from .absence import Absence
 from .errors import TableError
 from .log import GAME_KINDS, EventLog
@@ -139,9 +139,9 @@ class TableActor:
             return None
         return (self.game.spectator_view() if seat is None else self.game.view(seat)).to_json()
 
-    def view_texts(self, recipients: list[int | None]) -> list[str] | None:
-        """The views of ``recipients`` (seats, ``None``: spectators) encoded in one pass; ``None`` before the start."""
-        return None if self.game is None else view_texts(self.game, recipients)
+    def views(self, recipients: list[int | None]) -> Views | None:
+        """The views of ``recipients`` (seats, ``None``: spectators) built and encoded in one pass; ``None`` before the start."""
+        return None if self.game is None else make_views(self.game, recipients)
 
     def state(self, seat: int | None, last_seq: int | None, member: bool | None = None) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), with missed events if asked.
@@ -263,7 +263,7 @@ class TableActor:
         await self.log.append(rows, update)
         remote = not self.watchers_known or bool(self.watchers)
         holders = self.room.holders()
-        await self.log.publish(rows, players=self.n, holders=holders, views=self.view_texts,
+        await self.log.publish(rows, players=self.n, holders=holders, views=self.views,
                                seats=self.room.info(), status=self.status, deadline=self.deadline,
                                remote=remote, spectators=remote or self.room.watched(holders))
         if replan:

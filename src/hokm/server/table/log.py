@@ -15,7 +15,7 @@ from typing import Any
 from ..bus import Bus
 from ..redact import public_event, visible_to
 from ..storage import EventRow, Storage, TableUpdate
-from ..wire import Copy, event_frames, seats_text
+from ..wire import NO_COPY, Copy, Views, event_frames, seats_text, view_patches
 
 #: Events that move the game (an action sent before the latest of them is stale).
 GAME_KINDS = frozenset({"start", "deal", "action", "trick", "hand_over", "game_over"})
@@ -28,6 +28,10 @@ class EventLog:
         self.seq = 0
         self.backlog: list[EventRow] = []
         self.last_game_seq = 0  # the first event of the latest batch that moved the game
+        # The views the latest batch was published with, and its last seq: what the next batch's
+        # view patches are made against (none after a restore or a takeover: whole views first).
+        self._views: Views | None = None
+        self._views_seq = 0
 
     @property
     def channel(self) -> str:
@@ -68,12 +72,14 @@ class EventLog:
                 for e in self.backlog if e.seq > last_seq and visible_to(e.kind, e.payload, seat)]
 
     async def publish(self, rows: list[EventRow], *, players: int, holders: list[str | None],
-                      views: Callable[[list[int | None]], list[str] | None], seats: list[dict[str, Any]],
+                      views: Callable[[list[int | None]], Views | None], seats: list[dict[str, Any]],
                       status: str, deadline: dict[str, Any] | None, remote: bool = True,
                       spectators: bool = True) -> None:
         """One bus message for the batch: a copy per seat and one for spectators, as text.
 
-        ``views`` gives the recipients' views as encoded text (``None`` before the game starts). ``holders`` are
+        ``views`` gives the recipients' views (``None`` before the game starts); each copy holds them
+        whole, and as patches of the views the previous batch was published with (``base`` in the
+        message: that batch's last seq), for a connection whose last message carried it. ``holders`` are
         the player ids of the seats *now*, so a seat that changed hands can never send its view to
         the former occupant. ``remote`` False: no other node has a connection at the table, so the
         message stays on this node.
@@ -88,10 +94,15 @@ class EventLog:
         if spectators:
             recipients.append(None)
         seats_json = seats_text(seats)
-        made = event_frames(rows, recipients, views(recipients), seats_json, status, deadline) if recipients else []
+        made: list[Copy] = []
+        now = views(recipients) if recipients else None
+        if recipients:
+            texts = None if now is None else now.texts
+            patches = None if now is None else view_patches(self._views, now)
+            made = event_frames(rows, recipients, texts, seats_json, status, deadline, patches)
+        base, self._views, self._views_seq = self._views_seq, now, rows[-1].seq
         copies: dict[int | None, Copy] = dict(zip(recipients, made))
-        none: Copy = {"frames": [], "tail": "", "batch": None}
-        await self.bus.publish(self.channel, {"seq": rows[-1].seq,
-                                              "per_seat": [copies.get(seat, none) for seat in range(players)],
-                                              "spectator": copies.get(None, none), "holders": holders,
+        await self.bus.publish(self.channel, {"seq": rows[-1].seq, "base": base,
+                                              "per_seat": [copies.get(seat, NO_COPY) for seat in range(players)],
+                                              "spectator": copies.get(None, NO_COPY), "holders": holders,
                                               "seats": seats_json}, remote=remote)

@@ -93,6 +93,7 @@ export class TableSocket {
     this.h = handlers;
     this.lastSeq = null;
     this.seats = null; // the table's seats as last sent: an `events` message carries them only when they changed
+    this.view = null; // the view of this connection's last message with one: a `view_patch` changes some of its members
     this.closed = false;
     this.attempt = 0;
     this.ws = null;
@@ -118,8 +119,10 @@ export class TableSocket {
     const hinted = !!this.node;
     let reached = false; // this connection brought the table's state
     ws.onopen = () => {
-      // A batch of table events comes as one message (one frame, the view once, the seats when they changed).
-      this.send({ type: "hello", token: this.api.auth.token, batch: true });
+      // A batch of table events comes as one message (one frame, the view once, as a patch of the
+      // last one where the server can, the seats when they changed).
+      this.view = null;
+      this.send({ type: "hello", token: this.api.auth.token, batch: true, view_patches: true });
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -160,6 +163,7 @@ export class TableSocket {
       case "state":
         if (msg.table) this.node = msg.table.node || null;
         this.seats = msg.table ? msg.table.seats : null;
+        this.view = msg.view;
         this.joined = true;
         this.attempt = 0;
         this.h.onStatus && this.h.onStatus("open");
@@ -170,6 +174,7 @@ export class TableSocket {
         break;
       case "event":
         this.seats = msg.seats;
+        this.view = msg.view;
         if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // already seen
         this.lastSeq = msg.seq;
         this.h.onEvent && this.h.onEvent(msg);
@@ -177,10 +182,16 @@ export class TableSocket {
       case "events":
         // Read as the `event` messages it stands for, each with the view after the batch, as those carry.
         if (msg.seats) this.seats = msg.seats;
+        if ("view_patch" in msg) {
+          if (!this.view) { this.ws && this.ws.close(); break; } // nothing to patch: join again for a whole view
+          this.view = Object.assign({}, this.view, msg.view_patch);
+        } else {
+          this.view = msg.view;
+        }
         for (const e of msg.events) {
           if (this.lastSeq !== null && e.seq <= this.lastSeq) continue; // already seen
           this.lastSeq = e.seq;
-          this.h.onEvent && this.h.onEvent({ v: msg.v, type: "event", seq: e.seq, at: e.at, event: e.event, view: msg.view,
+          this.h.onEvent && this.h.onEvent({ v: msg.v, type: "event", seq: e.seq, at: e.at, event: e.event, view: this.view,
             seats: this.seats, status: msg.status, deadline: msg.deadline });
         }
         break;
