@@ -1,6 +1,6 @@
 """What a node spends making one action's messages, by who can receive them, and sending them.
 
-    python scripts/measure_publish.py [--games 4] [--repeat 5]
+    python scripts/measure_publish.py [--games 4] [--repeat 5] [--tables 200]
 
 Plays random four-player games with the engine and, after every action, builds the batch's
 messages as a table does before it publishes them (:func:`hokm.server.wire.view_texts` and
@@ -14,6 +14,12 @@ ends one. The batch goes as one ``events`` message with the whole view, or with 
 of the seat's previous view (:func:`hokm.server.wire.view_patches`, made against the views of the
 action before). Prints the microseconds per action of each, the fastest of ``--repeat`` passes
 over the same actions, and the bytes sent before and after compression.
+
+Then compression alone as a node does it with many connections: the batches of ``--tables``
+tables, each replaying the same actions from its own starting point, compressed table after table,
+each seat with its own deflate context (four per table), so that a context is cold in the cache
+when its next message comes; with uvicorn's settings (a 4 KiB window, ``memLevel`` 5) and with a
+2 KiB window and ``memLevel`` 4. Prints microseconds per action and compressed bytes per action.
 """
 
 from __future__ import annotations
@@ -92,10 +98,34 @@ def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int) -> 
     return best / len(actions) * 1e6, count, raw, packed
 
 
+def in_turn(actions: list[tuple[Game, list[EventRow]]], patched: bool, tables: int, wbits: int,
+            mem_level: int) -> tuple[float, float]:
+    """Microseconds and compressed bytes per action, the four seats' batches of ``tables`` tables
+    compressed one table after another (each table ``37`` actions ahead of the one before)."""
+    messages: list[list[bytes]] = []
+    before: Views | None = None
+    for game, rows in actions:
+        now = make_views(game, [0, 1, 2, 3])
+        patches = view_patches(before, now) if patched else None
+        before = now
+        copies = event_frames(rows, [0, 1, 2, 3], now.texts, SEATS, "playing", DEADLINE, patches)
+        messages.append([((c["patch"] or c["batch"]) if patched else c["batch"] or "").encode() for c in copies])
+    encoders = [[zlib.compressobj(6, zlib.DEFLATED, -wbits, mem_level) for _ in range(4)] for _ in range(tables)]
+    n, packed, rounds = 0, 0, max(1, 20000 // tables)
+    t0 = time.perf_counter()
+    for r in range(rounds):
+        for t, seats in enumerate(encoders):
+            for enc, data in zip(seats, messages[(t * 37 + r) % len(messages)]):
+                packed += len(enc.compress(data) + enc.flush(zlib.Z_SYNC_FLUSH)) - 4
+            n += 1
+    return (time.perf_counter() - t0) / n * 1e6, packed / n
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--tables", type=int, default=200)
     a = p.parse_args()
     actions = positions(a.games)
     every = per_action(actions, [0, 1, 2, 3, None], a.repeat)
@@ -107,6 +137,13 @@ def main() -> None:
         n = len(actions)
         print(f"four seats' messages made and compressed, {words}: "
               f"{us:.1f} us an action; {count / n:.2f} messages, {raw / n:.0f} bytes, {packed / n:.0f} compressed")
+
+    for patched in (False, True):
+        for wbits, mem_level in ((12, 5), (11, 4)):
+            us, packed = in_turn(actions, patched, a.tables, wbits, mem_level)
+            print(f"{a.tables} tables' batches compressed in turn, {'view patched' if patched else 'whole view'}, "
+                  f"window {2 ** wbits // 1024} KiB, memLevel {mem_level}: {us:.1f} us an action, "
+                  f"{packed:.0f} compressed bytes")
 
 
 if __name__ == "__main__":

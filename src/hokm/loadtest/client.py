@@ -113,7 +113,8 @@ class Delivery(enum.Enum):
 
     def hello(self) -> dict[str, bool]:
         """What ``hello`` says for it."""
-        return {} if self is Delivery.EACH else {"batch": True, "view_patches": self is Delivery.PATCHED}
+        return {"batch": True, "view_patches": True} if self is Delivery.PATCHED else \
+            {"batch": True} if self is Delivery.BATCHED else {}
 
 
 class Seat:
