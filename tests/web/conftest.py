@@ -173,6 +173,26 @@ def table_view(page):  # type: ignore[no-untyped-def]
 STRIP = {"x": 12, "y": 16}
 
 
+def one_point_games(page) -> list[int]:  # type: ignore[no-untyped-def]
+    """Have the games this page creates end at one point, for a test that needs a game's end and not
+    its length: each request that creates a table is sent asking for 1 point. Returns the points
+    each request asked for on the page, for the test to check what was picked there."""
+    asked: list[int] = []
+
+    def shorten(route) -> None:  # type: ignore[no-untyped-def]
+        request = route.request
+        if request.method != "POST":
+            route.continue_()
+            return
+        body = json.loads(request.post_data or "{}")
+        asked.append(body["rules"]["target_points"])
+        body["rules"]["target_points"] = 1
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/tables", shorten)
+    return asked
+
+
 def act_once(page) -> str | None:  # type: ignore[no-untyped-def]
     """Make one decision through the page if one is asked for; returns its kind, or None."""
     view = table_view(page)

@@ -21,7 +21,7 @@ import pytest
 from hokm.server.webassets import IMMUTABLE, WebAssets
 from hokm.web import static_dir
 
-from .conftest import PHONE, ROOT, _drain, act_once, shot
+from .conftest import PHONE, ROOT, _drain, act_once, one_point_games, shot
 
 pytestmark = pytest.mark.browser
 
@@ -248,8 +248,10 @@ def test_a_game_played_to_its_end_is_kept_and_the_offline_page_has_settings(serv
     page.fill("#nickname", "Nasrin")
     page.click("[data-value='2']")
     page.locator("[aria-label='Points to win'] .seg[data-value='3']").click()
+    asked = one_point_games(page)  # a finished game is what this test needs, not a long one
     page.click("#play-computer")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    assert asked == [3]
     deadline = time.monotonic() + 180
     while not page.locator(".overlay[data-kind='game']").is_visible():
         assert time.monotonic() < deadline, "the game did not finish"
