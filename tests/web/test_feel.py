@@ -362,10 +362,12 @@ def test_score_sheet_on_a_phone_on_its_side(server, open_page, lang):
 WATCH_STATUS = """() => {
   window.statusSeen = [];
   const trick = document.querySelector("[data-testid=trick]"), line = document.querySelector(".status-line");
+  const main = document.querySelector(".action-main");
   const note = () => window.statusSeen.push([trick.querySelectorAll(".trick-card").length, line.textContent,
-                                             line.getAttribute("aria-live")]);
+                                             line.getAttribute("aria-live"), !!main.querySelector(".your-turn")]);
   new MutationObserver(note).observe(trick, { childList: true });
   new MutationObserver(note).observe(line, { childList: true, characterData: true, subtree: true });
+  new MutationObserver(note).observe(main, { childList: true });
 }"""
 
 
@@ -377,12 +379,16 @@ def test_the_status_line_says_who_took_the_trick_while_it_is_shown(server, open_
     page.evaluate(WATCH_STATUS)
     my_play_turn(page, "v.completed.length >= 4 && v.phase === 'play'")
     seen = page.evaluate("window.statusSeen")
-    full = [(text, live) for cards, text, live in seen if cards == 4]
+    full = [(text, live) for cards, text, live, _ in seen if cards == 4]
     taken = [text for text, _ in full if text.startswith("این دور به") and text.endswith("رسید")]
     assert taken, seen  # the test saw full tricks, and what they said
     assert not [text for text, _ in full if text.startswith("در انتظار")], full
     # said aloud once, by the announcer: the line itself is not read out a second time
     assert all(live == "off" for text, live in full if text in taken)
+    # "Your turn" goes as soon as your card is played: never beside the line saying what was just played (your
+    # own card included) or who took the trick.
+    assert any(turn for *_, turn in seen) and any(text.endswith("را بازی کردید") for _, text, _, _ in seen), seen
+    assert not [(text, cards) for cards, text, live, turn in seen if turn and live == "off"], seen
     v = table_view(page)
     if not v["legal"]:
         assert page.locator(".status-line").get_attribute("aria-live") == "polite"

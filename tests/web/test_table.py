@@ -698,9 +698,13 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
     deadline = time.monotonic() + 120
     covered = None
+    dealt = None  # (hand, dealer) of the hand being played, as the view said while it was played
     while covered is None and time.monotonic() < deadline:
         covered = page.evaluate(SUMMARY_COVERS)
         if covered is None:
+            v = table_view(page)
+            if v and v["phase"] == "play":
+                dealt = (len(v["results"]), v["dealer"])
             act_once(page)
             page.wait_for_timeout(20)
     assert covered is not None, "no hand ended in time"
@@ -714,10 +718,13 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
       window.hokmDebug.table.placeSummary(); }""")
     page.wait_for_timeout(50)
     assert page.evaluate(SUMMARY_COVERS) == []
-    # The crown and the Hokm badge speak of the same hand: the one just played (the view already names the
-    # next hand's Hâkem).
+    # The crown, the dealer's mark and the Hokm badge speak of the same hand: the one just played (the view
+    # already names the next hand's Hâkem and dealer).
     view = table_view(page)
     if view["phase"] == "deal":
         last = view["results"][-1]
         assert view["trump"] == last["trump"] and view["hakem"] is not None
         assert page.locator(".seat:has(.badge.crown)").get_attribute("data-seat") == str(last["hakem"])
+        assert dealt is not None and dealt[0] == len(view["results"]) - 1
+        assert page.locator(".seat:has(.badge.dealer)").get_attribute("data-seat") == str(dealt[1]), \
+            (dealt, view["dealer"])

@@ -101,6 +101,7 @@ export class Table {
     this.selected = new Set(); // discard picker
     this.hintCard = null;
     this.focusIndex = 0;
+    this.handDealer = null; // {hand, seat}: the dealer of the hand that ended last, while its summary is read
     this.build();
     this.timerLoop = setInterval(() => this.drawTimers(), 250);
     this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.layoutHand(false); this.placeSummary(); };
@@ -237,6 +238,9 @@ export class Table {
     else if (fresh.length) this.announcePlays(v, fresh);
     if (prev && prev.trump !== v.trump && v.trump) sound.play("trump");
     if (prev && handKey(prev) !== handKey(v) && v.phase !== "over") sound.play("deal");
+    if (prev && v.results.length > prev.results.length && prev.results.length === v.results.length - 1) {
+      this.handDealer = { hand: prev.results.length, seat: prev.dealer };
+    }
     this.render();
     if (prev && v.results.length > prev.results.length) await this.showHandSummary(v, hurry);
     // The game's winner comes with the game_over event; a fresh picture of a finished game (a rejoin)
@@ -244,6 +248,14 @@ export class Table {
     if (msg.event && msg.event.kind === "game_over") this.showGameSummary(v, msg.event.winner);
     else if (msg.fresh && v.phase === "over" && (!prev || prev.phase !== "over")) this.showGameSummary(v, v.results[v.results.length - 1].winner);
     if (this.isMyTurn() && (!prev || prev.to_move !== v.to_move || prev.phase !== v.phase)) sound.play("turn");
+  }
+
+  /** The seat that wears the dealer's mark: between hands (the last hand's Hâkem keeps the crown while its summary is
+   * read) the dealer of that hand, as the views said while it was played; the next hand's comes with its deal. */
+  dealerShown(v) {
+    const between = (v.phase === "deal" || v.phase === "over") && v.results.length;
+    const d = this.handDealer;
+    return between && d && d.hand === v.results.length - 1 ? d.seat : v.dealer;
   }
 
   isMyTurn() { return this.view && this.view.legal && this.view.legal.length > 0; }
@@ -353,6 +365,7 @@ export class Table {
     clear(e.seats);
     clear(e.meSlot);
     const crowned = crownedSeat(v);
+    const dealer = this.dealerShown(v);
     for (let s = 0; s < v.players; s++) {
       const pos = this.posOf(s);
       const info = this.seats[s] || {};
@@ -360,7 +373,7 @@ export class Table {
       const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && this.sideOf(s) === this.sideOf(v.seat);
       const badges = h("div.badges");
       if (s === crowned) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
-      if (s === v.dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
+      if (s === dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
       // A computer's own seat, or the computer standing in for a person: the mark says which.
       const robot = info.kind === "bot" ? t("computerSeat") : t("botPlaying");
       if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: robot, "aria-label": robot, role: "img", html: ROBOT }));
@@ -589,9 +602,11 @@ export class Table {
   }
 
   /** The status line while cards fly and a full trick is read: what just happened, not whose turn it was before
-   * (render() puts the turn back). The announcer says it aloud, so the line is not announced a second time. */
+   * (render() puts the turn back), and no "your turn" beside it: the card that answered it is already on its way.
+   * The announcer says it aloud, so the line is not announced a second time. */
   narrate(text) {
     this.narrating = true;
+    for (const pill of this.el.actionMain.querySelectorAll(".your-turn")) pill.remove();
     this.el.status.setAttribute("aria-live", "off");
     this.el.status.textContent = text;
     this.drawTimers();
