@@ -216,3 +216,31 @@ def test_a_sheet_over_the_table_covers_every_row_of_the_hand(server, open_page):
         .filter((hit) => hit && !o.contains(hit)).map((hit) => { const c = hit.closest('.card'); return c ? c.dataset.card : hit.className; }); }""")
     shot(page, "layout/fa-4p-390x844-sheet-over-hand")
     assert not shown, f"cards over the score sheet: {shown}"
+
+
+def test_the_card_from_the_stock_leaves_the_hand_in_sight(server, open_page):
+    """With two players, each turn of the draw asks whether to keep the top card of the stock: the hand it is
+    weighed against must stay in sight. On a phone on its side the dialog ran down over the whole hand."""
+    page = open_page(server + "/", viewport={"width": 844, "height": 390}, settings={"lang": "fa"})
+    start_vs_computer(page, players=2, target=7)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        v = table_view(page)
+        if v and v["legal"] and v["legal"][0]["type"] == "draw" and v["hand"]:
+            break
+        act_once(page)
+        page.wait_for_timeout(40)
+    page.wait_for_selector(".overlay[data-kind='draw'] .modal")
+    covered = []
+    for w, h in [(844, 390), (740, 360), (390, 844), (360, 740), (1440, 900)]:
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        hidden = page.evaluate("""() => {
+          const m = document.querySelector(".overlay[data-kind='draw'] .modal").getBoundingClientRect();
+          return [...document.querySelectorAll(".hand .card")].map((c) => c.getBoundingClientRect())
+            .filter((r) => r.top < m.bottom && r.bottom > m.top && r.left < m.right && r.right > m.left).length;
+        }""")
+        if hidden:
+            covered.append(f"{w}x{h}: {hidden} cards under the dialog")
+        shot(page, f"layout/fa-2p-draw-{w}x{h}")
+    assert not covered, covered

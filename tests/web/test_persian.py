@@ -44,6 +44,9 @@ def bad_numbers(text: str) -> list[str]:
     # A date (year/month/day, "۱۴۰۵/۹/۵") is the one place slashes belong.
     undated = re.sub(f"[{DIGIT}]+/[{DIGIT}]+/[{DIGIT}]+", "", text)
     found += [m.group(0) for m in re.finditer(f"[{DIGIT}] *[/\u2215] *[{DIGIT}]", undated)]
+    # A colon and a space between numbers reads as a score: "رایانه ۲: ۴ پیک" as "۲:۴" (a clock's "۱۸:۲۷" has no space).
+    found += [m.group(0) for m in re.finditer(f"[{DIGIT}] *: +[{DIGIT}]", text)]
+    found += [m.group(0) for m in re.finditer(f"[{DIGIT}] +[{DIGIT}]", text)]  # two numbers run together
     found += [f"latin/arabic digit in {text[max(0, m.start() - 12):m.end() + 12]!r}" for m in re.finditer("[0-9\u0660-\u0669]", text)]
     return found
 
@@ -52,13 +55,14 @@ def test_the_check_itself_sees_the_misreadings():
     assert bad_numbers("این دور را بردیم · ۱ امتیاز") and bad_numbers("۲ · ۱ برد") and bad_numbers("۱.")
     assert bad_numbers("تأیید (۲/۴)") and not bad_numbers("تأیید (۲ از ۴)") and not bad_numbers("۱۴۰۵/۹/۵، ۶:۰۱")
     assert bad_numbers("GDQ8SQ6V") and not bad_numbers("این دور را بردیم، ۱ امتیاز") and not bad_numbers("دور ۱۰")
+    assert bad_numbers("رایانه ۲: ۴ پیک را بازی کرد") and bad_numbers("رایانه ۲ ۴ پیک") and not bad_numbers("۴ پیک را رایانه ۲ بازی کرد")
 
 
 JS_DIR = Path(__file__).resolve().parents[2] / "src" / "hokm" / "web" / "static" / "js"
 # Every module of the page but offline.js, which is a page of its own (it takes over #app when it loads).
 FEATURE_MODULES = sorted(p.name for p in JS_DIR.glob("*.js") if p.name != "offline.js")
 # Slots that hold words: everything else is a number, filled with 0..20.
-TEXT_SLOTS = {"name": "سارا", "side": "ما", "username": "sara_t", "text": "سلام", "when": "۱۴۰۵/۹/۵، ۱۸:۲۷"}
+TEXT_SLOTS = {"name": "رایانه ۲", "side": "ما", "username": "sara_t", "text": "سلام", "when": "۱۴۰۵/۹/۵، ۱۸:۲۷"}
 
 
 def persian_keys_in_sources() -> set[str]:
@@ -105,8 +109,9 @@ def test_every_persian_string_reads_its_numbers(server, open_page):
     # The words of a few lines the page says aloud or shows in Persian.
     say = dict((k, t) for k, t, _ in rendered[::21])
     assert say["refused_must_follow_suit"] == "باید خال زمینه را بازی کنید: یک کارت پیک", say["refused_must_follow_suit"]
-    # Said to a screen reader: the name, a colon, then the card; "رایانه ۲ ۱۰ پیک" would run two numbers together.
-    assert say["played"] == "سارا: ۱۰ پیک را بازی کرد", say["played"]
+    # The card, then who played it: "رایانه ۲ ۱۰ پیک" would run two numbers together, and "رایانه ۲: ۱۰ پیک"
+    # reads as the score "۲:۱۰".
+    assert say["played"] == "۱۰ پیک را رایانه ۲ بازی کرد", say["played"]
     # A rating is «ریتینگ», not «امتیاز»: that word is a game's points (the score line, the hand summary).
     assert say["ratingN"] == "ریتینگ ۰" and say["ratingHistory"] == "ریتینگ" and say["scoreWord"] == "امتیاز"
     assert not [k for k, t in say.items() if "rating" in k.lower() and "امتیاز" in t]

@@ -443,7 +443,7 @@ export const STRINGS = {
     err_no_such_seat: "چنین صندلی‌ای نیست.",
     err_spectator: "تماشاگر نمی‌تواند این کار را بکند.",
     err_bad_request: "سرور این درخواست را نفهمید.",
-    played: "{name}: {card} را بازی کرد",
+    played: "{card} را {name} بازی کرد",
     playedYou: "{card} را بازی کردید",
     trickTo: "این دور به {name} رسید",
     trickToYou: "این دور به شما رسید",
