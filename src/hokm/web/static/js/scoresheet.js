@@ -3,7 +3,7 @@
 // score. Sides are named in words ("Us", "Them", or the players' names), never by order alone.
 
 import { h } from "./dom.js";
-import { t, num, suitName, addStrings, scoreGap, unbroken } from "./i18n.js";
+import { t, num, suitName, addStrings, scoreGap } from "./i18n.js";
 import { suitIcon } from "./cards.js";
 
 addStrings({
@@ -47,11 +47,10 @@ function shortSideName(table, side) {
 }
 
 /** A name in a cell: in full, and in its short form that a phone shows instead (the style sheet picks one); the
- *  cell's label and title say it in full whichever shows. A number ending a name stays on its line («رایانه ۲»
- *  broken after «رایانه» left a lone «۲» that reads as a count). */
+ *  cell's label and title say it in full whichever shows. */
 function nameBoth(full, short) {
-  if (full === short) return h("bdi.sh-name", { dir: "auto" }, unbroken(full));
-  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, unbroken(full)), h("span.sh-short", { "aria-hidden": "true" }, unbroken(short)));
+  if (full === short) return h("bdi.sh-name", { dir: "auto" }, full);
+  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, full), h("span.sh-short", { "aria-hidden": "true" }, short));
 }
 
 /** Who took a hand's points, in full and short, each with a colon after a name that ends in a digit. */
