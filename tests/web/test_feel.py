@@ -392,3 +392,32 @@ def test_the_status_line_says_who_took_the_trick_while_it_is_shown(server, open_
     v = table_view(page)
     if not v["legal"]:
         assert page.locator(".status-line").get_attribute("aria-live") == "polite"
+
+
+@pytest.mark.parametrize("choice", ["keep", "pass"])
+def test_a_draw_says_what_it_took_and_what_it_burned(server, open_page, choice):
+    """With two players the draw's dialog shows only the top card of the stock; the next card (burned after a keep,
+    taken after a pass) was never shown. The line under the table now says both, in Persian."""
+    page = open_page(server + "/", viewport=PHONE, settings={"lang": "fa", "nickname": "سارا"})
+    page.locator(".seg[data-value='2']").first.click()
+    page.click("#play-computer")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        v = table_view(page)
+        if v and v["legal"] and v["legal"][0]["type"] == "draw":
+            break
+        act_once(page)
+        page.wait_for_timeout(40)
+    drawn = len(table_view(page)["draw_log"])
+    page.locator(f".overlay [data-choice='{choice}']").click()
+    page.wait_for_function(f"() => window.hokmDebug.table.view.draw_log.length > {drawn}", timeout=10000)
+    d = table_view(page)["draw_log"][drawn]
+    assert d["choice"] == choice
+    ranks = {"A": "آس", "K": "شاه", "Q": "بی\u200cبی", "J": "سرباز", "T": "۱۰"}
+    suits = {"S": "پیک", "H": "دل", "D": "خشت", "C": "گشنیز"}
+    names = [f"{ranks.get(c[0], c[0].translate(FA_DIGITS))} {suits[c[1]]}" for c in (d["first"], d["second"])]
+    said = f"{names[0]} را برداشتید و {names[1]} سوخت" if choice == "keep" else f"{names[0]} سوخت و {names[1]} را برداشتید"
+    page.wait_for_function("(text) => document.querySelector('.table-note').textContent === text", arg=said, timeout=5000)
+    assert not page.locator(".table-note").is_hidden()
+    shot(page, f"phone-fa-draw-{choice}")

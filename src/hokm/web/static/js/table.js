@@ -238,6 +238,12 @@ export class Table {
     else if (fresh.length) this.announcePlays(v, fresh);
     if (prev && prev.trump !== v.trump && v.trump) sound.play("trump");
     if (prev && handKey(prev) !== handKey(v) && v.phase !== "over") sound.play("deal");
+    // Two players: the dialog showed only the top card; what your draw took and what it burned is said once.
+    const drawn = v.draw_log || [];
+    if (prev && prev.draw_log && drawn.length === prev.draw_log.length + 1) {
+      const d = drawn[drawn.length - 1];
+      this.note(t(d.choice === "keep" ? "drewKept" : "drewPassed", { first: cardName(d.first), second: cardName(d.second) }));
+    }
     if (prev && v.results.length > prev.results.length && prev.results.length === v.results.length - 1) {
       this.handDealer = { hand: prev.results.length, seat: prev.dealer };
     }
