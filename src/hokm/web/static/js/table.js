@@ -239,8 +239,10 @@ export class Table {
     if (prev && prev.trump !== v.trump && v.trump) sound.play("trump");
     if (prev && handKey(prev) !== handKey(v) && v.phase !== "over") sound.play("deal");
     // Two players: the dialog showed only the top card; what your draw took and what it burned is said once.
+    // Not while the computer draws for you: the line then holds the banner that offers your seat back.
     const drawn = v.draw_log || [];
-    if (prev && prev.draw_log && drawn.length === prev.draw_log.length + 1) {
+    const auto = v.seat !== null && v.seat !== undefined && this.seats[v.seat] && this.seats[v.seat].auto;
+    if (prev && prev.draw_log && drawn.length === prev.draw_log.length + 1 && !auto) {
       const d = drawn[drawn.length - 1];
       this.note(t(d.choice === "keep" ? "drewKept" : "drewPassed", { first: cardName(d.first), second: cardName(d.second) }));
     }
