@@ -193,6 +193,18 @@ def one_point_games(page) -> list[int]:  # type: ignore[no-untyped-def]
     return asked
 
 
+def act_until_asked(page, kind: str, seconds: float = 60) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    """Make the decisions asked through the page until one of ``kind`` is asked; returns that view."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        v = table_view(page)
+        if v and v["legal"] and v["legal"][0]["type"] == kind:
+            return v
+        act_once(page)
+        page.wait_for_timeout(40)
+    raise AssertionError(f"never asked for a {kind} in {seconds} s")
+
+
 def act_once(page) -> str | None:  # type: ignore[no-untyped-def]
     """Make one decision through the page if one is asked for; returns its kind, or None."""
     view = table_view(page)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, act_once, serve, shot, table_view
+from .conftest import DESKTOP, PHONE, act_once, act_until_asked, serve, shot, table_view
 from .test_flows import note_covers
 from .test_table import start_vs_computer, wait_view
 
@@ -402,14 +402,7 @@ def test_a_draw_says_what_it_took_and_what_it_burned(server, open_page, choice):
     page.locator(".seg[data-value='2']").first.click()
     page.click("#play-computer")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline:
-        v = table_view(page)
-        if v and v["legal"] and v["legal"][0]["type"] == "draw":
-            break
-        act_once(page)
-        page.wait_for_timeout(40)
-    drawn = len(table_view(page)["draw_log"])
+    drawn = len(act_until_asked(page, "draw", 40)["draw_log"])
     page.locator(f".overlay [data-choice='{choice}']").click()
     page.wait_for_function(f"() => window.hokmDebug.table.view.draw_log.length > {drawn}", timeout=10000)
     d = table_view(page)["draw_log"][drawn]

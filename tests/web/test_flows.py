@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from .conftest import PHONE, STRIP, act_once, shot, table_view
+from .conftest import PHONE, STRIP, act_once, act_until_asked, shot, table_view
 from .test_persian import bad_numbers
 from .test_table import wait_view
 
@@ -130,15 +130,7 @@ def choose_cards_under(page, need: int) -> list[str]:  # type: ignore[no-untyped
 def test_two_player_discard_shows_the_chosen_cards_clear_of_the_button(server, open_page, lang):
     page = open_page(server + "/", viewport={"width": 390, "height": 844}, settings={"nickname": "Dara", "lang": lang})
     new_table(page, server, players=2)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        v = table_view(page)
-        if v and v["legal"] and v["legal"][0]["type"] == "discard":
-            break
-        act_once(page)
-        page.wait_for_timeout(40)
-    v = table_view(page)
-    assert v["legal"][0]["type"] == "discard", "never asked to discard"
+    v = act_until_asked(page, "discard")
     need = len(v["legal"][0]["cards"])
     problems = []
     # The phone upright and on its side, a small phone and a desktop: the cards chosen are those under the button.

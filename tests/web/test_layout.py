@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from .conftest import act_once, shot, table_view
+from .conftest import act_once, act_until_asked, shot, table_view
 from .test_table import start_vs_computer
 
 pytestmark = pytest.mark.browser
@@ -223,13 +223,7 @@ def test_the_card_from_the_stock_leaves_the_hand_in_sight(server, open_page):
     weighed against must stay in sight. On a phone on its side the dialog ran down over the whole hand."""
     page = open_page(server + "/", viewport={"width": 844, "height": 390}, settings={"lang": "fa"})
     start_vs_computer(page, players=2, target=7)
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline:
-        v = table_view(page)
-        if v and v["legal"] and v["legal"][0]["type"] == "draw" and v["hand"]:
-            break
-        act_once(page)
-        page.wait_for_timeout(40)
+    act_until_asked(page, "draw", 40)
     page.wait_for_selector(".overlay[data-kind='draw'] .modal")
     covered = []
     for w, h in [(844, 390), (740, 360), (390, 844), (360, 740), (1440, 900)]:
