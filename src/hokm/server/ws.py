@@ -11,9 +11,10 @@ connection forwards the copy made for its player's seat *at that moment* (or the
 never another's: one ``event`` message per event, or, where the client asked for it in ``hello``,
 one ``events`` message per batch (the seats' list in it only when it changed since the last one
 this connection sent; where the client asked for view patches too, the view as a patch of the
-view the connection sent last, when the batch's patch was made against that view). A connection that falls ``bus_queue`` batches behind gets a fresh ``state`` and
-goes on receiving from there (or, where this node has no fresh state of the table, is closed with
-4009 to join again with its last seq).
+view the connection sent last, when the batch's patch was made against that view). A connection
+that falls ``bus_queue`` batches behind gets a fresh ``state`` and goes on receiving from there
+(or, where this node has no fresh state of the table, is closed with 4009 to join again with its
+last seq).
 """
 
 from __future__ import annotations
