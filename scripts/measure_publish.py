@@ -19,7 +19,8 @@ Then compression alone as a node does it with many connections: the batches of `
 tables, each replaying the same actions from its own starting point, compressed table after table,
 each seat with its own deflate context (four per table), so that a context is cold in the cache
 when its next message comes; with uvicorn's settings (a 4 KiB window, ``memLevel`` 5) and with a
-2 KiB window and ``memLevel`` 4. Prints microseconds per action and compressed bytes per action.
+2 KiB window and ``memLevel`` 4; and patched, with messages under 1 KiB sent as they are, as the
+server does (:mod:`hokm.server.wsdeflate`). Prints microseconds per action and bytes per action.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from measure_deflate import random_actions
 from hokm.engine import Game
 from hokm.server.storage import EventRow
 from hokm.server.wire import Views, event_frames, make_views, seats_text, view_patches, view_texts, with_seats
+from hokm.server.wsdeflate import MIN_BYTES
 
 SEATS = seats_text([{"seat": s, "kind": "human", "player_id": f"{s:016x}", "name": f"بازیکن {s + 1}", "bot": None,
                      "connected": True, "auto": False, "reclaim_until": None} for s in range(4)])
@@ -68,9 +70,11 @@ def per_action(actions: list[tuple[Game, list[EventRow]]], recipients: list[int 
 MODES = {"each": "one per event", "batched": "one per batch", "patched": "one per batch, view patched"}
 
 
-def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int) -> tuple[float, int, int, int]:
+def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int,
+         min_bytes: int = 0) -> tuple[float, int, int, int]:
     """Microseconds per action to make the four seats' messages and compress them (``mode``: one of
-    :data:`MODES`); and the messages, bytes and compressed bytes of a pass."""
+    :data:`MODES`; messages under ``min_bytes`` go uncompressed, as the server sends them); and the
+    messages, bytes and bytes on the wire of a pass."""
     best, seats = float("inf"), [0, 1, 2, 3]
     batched = mode != "each"
     for _ in range(repeat):
@@ -92,6 +96,9 @@ def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int) -> 
                     texts = [head + copy["tail"] for _, _, head, _ in copy["frames"]]
                 for text in texts:
                     data = text.encode()
+                    if len(data) < min_bytes:
+                        count, raw, packed = count + 1, raw + len(data), packed + len(data)
+                        continue
                     out = encoders[i].compress(data) + encoders[i].flush(zlib.Z_SYNC_FLUSH)
                     count, raw, packed = count + 1, raw + len(data), packed + len(out) - 4
         best = min(best, time.perf_counter() - t0)
@@ -99,9 +106,10 @@ def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int) -> 
 
 
 def in_turn(actions: list[tuple[Game, list[EventRow]]], patched: bool, tables: int, wbits: int,
-            mem_level: int) -> tuple[float, float]:
-    """Microseconds and compressed bytes per action, the four seats' batches of ``tables`` tables
-    compressed one table after another (each table ``37`` actions ahead of the one before)."""
+            mem_level: int, min_bytes: int = 0) -> tuple[float, float]:
+    """Microseconds and bytes on the wire per action, the four seats' batches of ``tables`` tables
+    compressed one table after another (each table ``37`` actions ahead of the one before); those
+    under ``min_bytes`` sent as they are."""
     messages: list[list[bytes]] = []
     before: Views | None = None
     for game, rows in actions:
@@ -116,7 +124,10 @@ def in_turn(actions: list[tuple[Game, list[EventRow]]], patched: bool, tables: i
     for r in range(rounds):
         for t, seats in enumerate(encoders):
             for enc, data in zip(seats, messages[(t * 37 + r) % len(messages)]):
-                packed += len(enc.compress(data) + enc.flush(zlib.Z_SYNC_FLUSH)) - 4
+                if len(data) < min_bytes:
+                    packed += len(data)
+                else:
+                    packed += len(enc.compress(data) + enc.flush(zlib.Z_SYNC_FLUSH)) - 4
             n += 1
     return (time.perf_counter() - t0) / n * 1e6, packed / n
 
@@ -137,6 +148,10 @@ def main() -> None:
         n = len(actions)
         print(f"four seats' messages made and compressed, {words}: "
               f"{us:.1f} us an action; {count / n:.2f} messages, {raw / n:.0f} bytes, {packed / n:.0f} compressed")
+    us, count, raw, packed = sent(actions, "patched", a.repeat, MIN_BYTES)
+    print(f"four seats' messages made and compressed, {MODES['patched']}, those under {MIN_BYTES} bytes as they are: "
+          f"{us:.1f} us an action; {count / len(actions):.2f} messages, {raw / len(actions):.0f} bytes, "
+          f"{packed / len(actions):.0f} on the wire")
 
     for patched in (False, True):
         for wbits, mem_level in ((12, 5), (11, 4)):
@@ -144,6 +159,9 @@ def main() -> None:
             print(f"{a.tables} tables' batches compressed in turn, {'view patched' if patched else 'whole view'}, "
                   f"window {2 ** wbits // 1024} KiB, memLevel {mem_level}: {us:.1f} us an action, "
                   f"{packed:.0f} compressed bytes")
+    us, packed = in_turn(actions, True, a.tables, 12, 5, MIN_BYTES)
+    print(f"{a.tables} tables' batches compressed in turn, view patched, those under {MIN_BYTES} bytes as they are: "
+          f"{us:.1f} us an action, {packed:.0f} bytes on the wire")
 
 
 if __name__ == "__main__":

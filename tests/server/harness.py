@@ -109,6 +109,8 @@ class ServerProcess:
 class Player:
     """A guest player: HTTP calls with its token, one WebSocket, a log of all it received."""
 
+    ws_options: dict[str, Any] = {}  # more arguments to ``websockets.connect``
+
     def __init__(self, server: ServerProcess, name: str, seed: int = 0, batch: bool = True,
                  patches: bool = True) -> None:
         self.server = server
@@ -153,7 +155,8 @@ class Player:
         return r.json()
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT, close_timeout=2, max_queue=4096)
+        self.ws = await websockets.connect(self.server.ws_url, open_timeout=WAIT, close_timeout=2, max_queue=4096,
+                                           **self.ws_options)
         self._expanded.clear()  # what was left of a batch on the last connection is not read
         self._last_view = None
         await self.send({"type": "hello", "token": self.token} | ({"batch": True} if self.batch else {})

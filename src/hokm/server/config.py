@@ -66,6 +66,8 @@ class ServerConfig(BaseSettings):
     flood_limit: int = Field(200, ge=1)  # refused messages within flood_window seconds that close the connection (4008)
     flood_window: float = Field(60.0, gt=0)  # the refusal budget refills at flood_limit per flood_window seconds
     ws_compression: bool = True  # permessage-deflate on the WebSocket (HOKM_WS_COMPRESSION=false: off)
+    # With it, messages shorter than this many bytes go uncompressed (0: compress every message).
+    ws_compress_min: int = Field(1024, ge=0)
     # Open WebSocket connections at once, per node: one player (phones, laptops, tabs) and one
     # address (many players share one behind a carrier's or a café's NAT). Over it: close 4013.
     max_connections_per_player: int = Field(12, ge=1)
