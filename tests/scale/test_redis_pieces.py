@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import pytest
+import redis.exceptions
 
 from hokm.server.bus.redis import RedisBus
 from hokm.server.cluster.fence import FencedError, FencedStorage
@@ -64,6 +65,46 @@ def test_bus_carries_messages_between_nodes_and_keeps_prefixes_apart(redis_url: 
         finally:
             for bus in (a, b, other):
                 await bus.close()
+
+    asyncio.run(go())
+
+
+def test_messages_published_together_go_in_one_pipeline_in_order(redis_url: str, redis_prefix: str) -> None:
+    """Tables publishing at once share pipelines; each channel's messages arrive in the order they
+    were published, and each publisher returns only once its message is in Redis."""
+    async def go() -> None:
+        a, b = RedisBus(redis_url, prefix=redis_prefix), RedisBus(redis_url, prefix=redis_prefix)
+        try:
+            subs = [await b.subscribe(f"table:{t}") for t in range(20)]
+
+            async def table(t: int) -> None:
+                for n in range(10):
+                    await a.publish(f"table:{t}", {"t": t, "n": n})
+                    if n % 3 == 0:
+                        await asyncio.sleep(0)
+
+            await asyncio.gather(*(table(t) for t in range(20)))
+            assert a.published == 200 and a.pipelines < 100
+            for t, sub in enumerate(subs):
+                assert [m["n"] async for m in _first(sub, 10)] == list(range(10)), t
+                await sub.close()
+        finally:
+            for bus in (a, b):
+                await bus.close()
+
+    asyncio.run(go())
+
+
+def test_a_publish_that_cannot_reach_redis_fails_to_its_caller() -> None:
+    async def go() -> None:
+        bus = RedisBus("redis://127.0.0.1:9/0")  # nothing listens on the discard port
+        try:
+            for _ in range(2):  # and the next pipeline still tries
+                with pytest.raises(redis.exceptions.ConnectionError):
+                    await asyncio.wait_for(bus.publish("table:x", {"n": 1}), 10)
+            assert bus.published == 0
+        finally:
+            await bus.close()
 
     asyncio.run(go())
 

@@ -10,6 +10,12 @@ A message published on a node reaches that node's own readers directly (no encod
 through Redis) and the other nodes' through Redis, wrapped with the publishing bus's origin so that
 the publisher's reader skips its own copy.
 
+What a node publishes goes out on a connection of its own, as pipelines: the messages published
+while the last pipeline was being written (many tables' events, the requests to other nodes and
+their answers) go together in the next, in the order they were published, one write and one read
+of the replies for all of them. Each publisher waits for its pipeline's replies, so an error
+still reaches the caller, and a node that publishes faster than Redis takes them waits.
+
 Pub/sub is fire-and-forget, which is enough here: every event is in the database before it is
 published, and a client that misses messages (a node restart, a slow reader) gets a fresh
 ``state`` when it joins again.
@@ -29,7 +35,17 @@ from .base import Bus, Subscription
 from .queued import QueuedSubscription
 
 log = logging.getLogger("hokm.server.bus")
-MAX_CONNECTIONS = 128  # per node: commands in flight at once (the pub/sub reader holds one more)
+MAX_CONNECTIONS = 128  # per node: commands in flight at once (the pub/sub reader and the publisher hold one more each)
+
+
+class _Outgoing:
+    """Messages to publish in one pipeline, and what their publishers wait for."""
+
+    __slots__ = ("done", "items")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.items: list[tuple[str, bytes]] = []
+        self.done: asyncio.Future[None] = loop.create_future()
 
 
 class RedisBus(Bus):
@@ -45,12 +61,19 @@ class RedisBus(Bus):
             pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=30)
             client = aioredis.Redis(connection_pool=pool)
         self.redis = client
+        # One connection for publishing, apart from the pool: the pipelines go out one after another
+        # on it, so the messages leave in the order they were published.
+        self._publisher = aioredis.Redis.from_url(url) if client is None else client
+        self._next: _Outgoing | None = None  # filling while the pipeline before it is written
+        self._writing = asyncio.Lock()
+        self._flushes: set[asyncio.Task[None]] = set()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
         self._subs: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self.published = 0
+        self.pipelines = 0  # pipelines written: ``published`` over this is how many went together
         self.origin = secrets.token_hex(8)  # this bus among the nodes: its own messages come back tagged
 
     def _key(self, channel: str) -> str:
@@ -64,8 +87,36 @@ class RedisBus(Bus):
         if not remote:
             return
         payload = orjson.dumps({"o": self.origin, "m": message}, option=orjson.OPT_NON_STR_KEYS)
-        await self.redis.publish(self._key(channel), payload)
+        batch = self._next
+        if batch is None:
+            batch = self._next = _Outgoing(asyncio.get_running_loop())
+            task = asyncio.ensure_future(self._flush(batch))
+            self._flushes.add(task)
+            task.add_done_callback(self._flushes.discard)
+        batch.items.append((self._key(channel), payload))
+        await asyncio.shield(batch.done)
         self.published += 1
+
+    async def _flush(self, batch: _Outgoing) -> None:
+        """Write ``batch`` once the one before it is written; what is published meanwhile joins it."""
+        try:
+            async with self._writing:
+                self._next = None  # from here on, publishing starts the next pipeline
+                async with self._publisher.pipeline(transaction=False) as pipe:
+                    for key, payload in batch.items:
+                        pipe.publish(key, payload)
+                    await pipe.execute()
+                self.pipelines += 1
+        except BaseException as e:
+            if self._next is batch:
+                self._next = None
+            if not batch.done.done():
+                batch.done.set_exception(e if isinstance(e, Exception) else ConnectionError("the bus closed"))
+                batch.done.exception()  # read here: nobody may be waiting any more
+            if not isinstance(e, Exception):
+                raise
+        else:
+            batch.done.set_result(None)
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = QueuedSubscription(self, channel, self._maxsize)
@@ -136,6 +187,8 @@ class RedisBus(Bus):
                 sub._put(data)
 
     async def close(self) -> None:
+        for task in list(self._flushes):
+            task.cancel()
         if self._reader is not None:
             self._reader.cancel()
             try:
@@ -146,3 +199,5 @@ class RedisBus(Bus):
             await self._pubsub.aclose()
         finally:
             await self.redis.aclose()
+            if self._publisher is not self.redis:
+                await self._publisher.aclose()
