@@ -16,9 +16,12 @@ server that refuses the room code in ``sit`` (an unknown field to it) the tool r
 field left out. Each PostgreSQL run gets a fresh database; the cluster runs use Redis on its
 standard port. One line per run is printed and each run's JSON report is kept in ``--out``.
 
+``--before-without hiredis`` runs the older tree's nodes as if a package were not installed (one
+that this tree's extras added since).
+
 ``cpu``: two rounds, alternating, of a saturating load (200 tables, players deciding in 20 ms on
-average, 30 s measured after 5 s): before and after on SQLite, after without permessage-deflate,
-before and after on PostgreSQL, before with two nodes, after with two nodes spread and with
+average, 30 s measured after 5 s): before and after on SQLite, after without permessage-deflate
+and after compressing every message (``HOKM_WS_COMPRESS_MIN=0``), before and after on PostgreSQL, before with two nodes, after with two nodes spread and with
 ``--route owner``. ``cluster``: one PostgreSQL node against two nodes with Redis (players spread
 over both, and each table's players on its owner), two rounds, at a steady load of about 100
 actions a second (100 tables, players deciding in 1 s on average) that leaves the machine's cores
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -80,6 +84,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
     node_env = dict(env or {})
     if before_src:
         node_env["PYTHONPATH"] = before_src
+        if BEFORE_WITHOUT:
+            node_env["PYTHONPATH"] += os.pathsep + str(without(out, BEFORE_WITHOUT))
     if pg or nodes > 1:
         node_env["HOKM_DATABASE_URL"] = fresh_database()
     if nodes > 1:
@@ -117,6 +123,21 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
           f"errors {g['errors'] or 'none'}, reconnects {g['reconnects']}, dropped {g.get('dropped', 0)}, "
           f"load average {' '.join(load)}", flush=True)
     return report
+
+
+#: Modules the older tree's nodes run without (``--before-without``): packages this tree's extras
+#: added since, which its nodes would otherwise find installed and use.
+BEFORE_WITHOUT: list[str] = []
+
+
+def without(out: Path, modules: list[str]) -> Path:
+    """A folder that, first on ``PYTHONPATH``, makes importing each of ``modules`` fail as if it
+    were not installed."""
+    folder = out / "without"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in modules:
+        (folder / f"{name}.py").write_text(f'raise ImportError("{name}: left out for the older tree")\n')
+    return folder
 
 
 def takes_room_code(src: str) -> bool:
@@ -161,7 +182,10 @@ def main() -> int:
     p.add_argument("--tables", default="1000", help="capacity, churn: table counts, comma-separated")
     p.add_argument("--load", choices=("saturating", "steady"), default="saturating", help="batches: the load")
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
+    p.add_argument("--before-without", default="", help="modules the older tree's nodes run without, comma-separated "
+                   "(packages added to the extras since, e.g. hiredis)")
     a = p.parse_args()
+    BEFORE_WITHOUT[:] = [m for m in a.before_without.split(",") if m]
     a.out.mkdir(parents=True, exist_ok=True)
     before = a.before_src
     if a.what == "cpu":
@@ -170,6 +194,8 @@ def main() -> int:
                 run(f"r{r}-before-sqlite", a.out, before_src=before, args=SATURATING)
             run(f"r{r}-after-sqlite", a.out, before_src=None, args=SATURATING)
             run(f"r{r}-after-sqlite-no-deflate", a.out, before_src=None, env={"HOKM_WS_COMPRESSION": "false"},
+                args=SATURATING)
+            run(f"r{r}-after-sqlite-deflate-all", a.out, before_src=None, env={"HOKM_WS_COMPRESS_MIN": "0"},
                 args=SATURATING)
             if before:
                 run(f"r{r}-before-pg", a.out, before_src=before, pg=True, args=SATURATING)
