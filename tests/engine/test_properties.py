@@ -170,6 +170,7 @@ def play_checked(game: Game, rng: random.Random, undo_rate: float, json_rate: fl
         assert (result.winner, result.points, result.kot) == outcome
         assert list(result.tricks) == tricks and result.hakem == hakem
         assert result.hakem_koti == (result.kot and outcome[0] != hakem_side)
+        assert result.tie == (n == 3 and tricks.count(max(tricks)) == 2)  # the third won on a tie for most
         points[outcome[0]] += outcome[1]
         assert game.scores == points
         assert game.hakem == (hakem if outcome[0] == hakem_side else (hakem + 1) % n)

@@ -27,12 +27,14 @@ def test_three_player_examples(tricks, played, expected):
     assert (out.winner if out else None) == expected
     if out:
         assert out.points == 1 and not out.kot
+        # Won because the other two tied for the most: the winner holds the fewest tricks.
+        assert out.tie == (tricks[out.winner] < max(tricks))
 
 
 @pytest.mark.parametrize("hakem, points", [(0, 2), (1, 3), (2, 3)])
 def test_three_player_kot(hakem, points):
     out = hand_outcome(R3, (7, 0, 0), hakem_side=hakem, tricks_played=7)
-    assert out == (0, True, points)
+    assert out == (0, True, points, False)
 
 
 def test_three_player_seven_with_others_scoring_is_not_kot():
@@ -42,10 +44,10 @@ def test_three_player_seven_with_others_scoring_is_not_kot():
 @pytest.mark.parametrize("rules", [R4, R2])
 def test_two_sides_first_to_seven(rules):
     assert hand_outcome(rules, (6, 6), 0, 12) is None
-    assert hand_outcome(rules, (7, 3), 0, 10) == (0, False, 1)
-    assert hand_outcome(rules, (5, 7), 0, 12) == (1, False, 1)
-    assert hand_outcome(rules, (7, 0), 0, 7) == (0, True, 2)      # kot by the Hâkem's side
-    assert hand_outcome(rules, (0, 7), 0, 7) == (1, True, 3)      # Hâkem-koti
+    assert hand_outcome(rules, (7, 3), 0, 10) == (0, False, 1, False)
+    assert hand_outcome(rules, (5, 7), 0, 12) == (1, False, 1, False)
+    assert hand_outcome(rules, (7, 0), 0, 7) == (0, True, 2, False)      # kot by the Hâkem's side
+    assert hand_outcome(rules, (0, 7), 0, 7) == (1, True, 3, False)      # Hâkem-koti
 
 
 def test_kot_points_are_rule_options():

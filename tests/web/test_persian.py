@@ -381,3 +381,40 @@ def test_one_of_a_thing_is_singular_in_english_and_plain_in_persian(server, open
     assert not plural, plural
     assert dict(got["en"])["tricksN"] == "1 trick" and got["two"] == "2 tricks", got
     assert got["fa"] == ["۱ دور", "۲ دور"], got["fa"]
+
+
+def test_a_three_player_hand_won_on_a_tie_says_why(server, open_page):
+    """Three players, 7-7-3 after the last trick: the hand goes to the seat with the fewest tricks. The summary
+    says why, in Persian, with each name isolated in the sentence, from the view's ``tie`` (the page derives no
+    rule). Seen as the winner, as one of the two tied, and not at all for a hand won otherwise."""
+    from .test_flows import new_table
+    page = open_page(server + "/", viewport=PHONE, settings={"lang": "fa", "nickname": "سارا"})
+    page.wait_for_selector("#play-computer")
+    new_table(page, server, players=3)
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=30000)
+    me = table_view(page)["seat"]
+    shown = """([winner, tie]) => { const tb = window.hokmDebug.table;
+        const tricks = [7, 7, 7]; tricks[winner] = 3;
+        const v = { ...tb.view, phase: 'trump', results: [{ hakem: 0, trump: 'S', tricks, winner, points: 1, kot: false,
+                    hakem_koti: false, tie }] };
+        tb.view = v; tb.showHandSummary(v, false);
+        const why = document.querySelector(".overlay[data-kind='hand'] .sum-why");
+        return why ? why.textContent : null; }"""
+    fa = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+    bot = lambda s: f"\u2068رایانه {str(s + 1).translate(fa)}\u2069"  # noqa: E731
+    a, b = (me + 1) % 3, (me + 2) % 3
+    mine = page.evaluate(shown, [me, True])
+    assert mine == f"{bot(a)} و {bot(b)} در شمار دورها برابر شدند؛ پس دست به شما رسید.", mine
+    assert not bad_numbers(mine)
+    shot(page, "phone-fa-hand-won-on-a-tie")
+    theirs = page.evaluate(shown, [a, True])
+    assert theirs == f"شما و {bot(b)} در شمار دورها برابر شدید؛ پس دست به {bot(a)} رسید.", theirs
+    # The sentence sits inside the summary on a phone: nothing cut off at either side.
+    box = page.locator(".overlay[data-kind='hand'] .sum-why").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    # Nor does your own seat, drawn over the summary where the phone has no room beside it, lie on the words.
+    page.evaluate("() => window.hokmDebug.table.placeSummary()")
+    seat = page.locator(".me-slot .seat").bounding_box()
+    assert seat and (seat["y"] >= box["y"] + box["height"] or seat["y"] + seat["height"] <= box["y"]
+                     or seat["x"] >= box["x"] + box["width"] or seat["x"] + seat["width"] <= box["x"]), (seat, box)
+    assert page.evaluate(shown, [a, False]) is None

@@ -630,7 +630,7 @@ class Game:
             return
         winner = out.winner
         result = HandResult(self.hakem, self.trump, tuple(self.tricks), winner, out.points, out.kot,
-                            out.kot and winner != hakem_side, True)
+                            out.kot and winner != hakem_side, True, out.tie)
         self.results.append(result)
         self.scores[winner] += out.points
         self.hakem = next_hakem(self.n, self.hakem, winner == hakem_side)

@@ -23,7 +23,11 @@ class TrickRecord:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The public outcome of one hand (also used for the hand in progress, ``finished=False``)."""
+    """The public outcome of one hand (also used for the hand in progress, ``finished=False``).
+
+    ``tie``: three players only, the hand went to ``winner`` because the other two tied for the
+    most tricks after the last one (RULES-NOTES, "End of a hand"): the winner holds the fewest.
+    """
 
     hakem: int
     trump: Suit | None
@@ -33,6 +37,7 @@ class HandResult:
     kot: bool
     hakem_koti: bool
     finished: bool
+    tie: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,3 +48,7 @@ class HandResult:
             "points": self.points,
             "kot": self.kot,
         }
+
+    def view_json(self) -> dict[str, Any]:
+        """As in a view and a ``hand_over`` event: :meth:`to_json` with how the hand was won."""
+        return self.to_json() | {"hakem_koti": self.hakem_koti, "tie": self.tie}

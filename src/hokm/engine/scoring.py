@@ -16,6 +16,7 @@ class Outcome(NamedTuple):
     winner: int  # side
     kot: bool
     points: int
+    tie: bool = False  # three players: the other two tied for the most tricks, so the third won
 
 
 def hand_outcome(rules: Rules, tricks: Sequence[int], hakem_side: int, tricks_played: int) -> Outcome | None:
@@ -27,7 +28,7 @@ def hand_outcome(rules: Rules, tricks: Sequence[int], hakem_side: int, tricks_pl
     win, 7-4-3 plays on); after the last trick, two tied for most and the third wins (7-7-3).
     """
     winner: int | None = None
-    kot = False
+    kot = tie = False
     if rules.players != 3:
         for side in (0, 1):
             if tricks[side] >= TRICKS_TO_WIN:
@@ -48,10 +49,10 @@ def hand_outcome(rules: Rules, tricks: Sequence[int], hakem_side: int, tricks_pl
             top = max(tricks)
             tied = [p for p in range(3) if tricks[p] == top]
             if len(tied) == 2:
-                winner = next(p for p in range(3) if p not in tied)
+                winner, tie = next(p for p in range(3) if p not in tied), True
     if winner is None:
         return None
-    return Outcome(winner, kot, hand_points(rules, winner, kot, hakem_side))
+    return Outcome(winner, kot, hand_points(rules, winner, kot, hakem_side), tie)
 
 
 def hand_points(rules: Rules, side: int, kot: bool, hakem_side: int) -> int:

@@ -184,7 +184,7 @@ class SeatView:
             "seat_tricks": list(self.seat_tricks),
             "completed": [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
                           for t in self.completed],
-            "results": [r.to_json() | {"hakem_koti": r.hakem_koti} for r in self.results],
+            "results": [r.view_json() for r in self.results],
             "legal": [a.to_json() for a in self.legal],
         }
         if self.players == 2:
@@ -227,7 +227,7 @@ class SeatView:
                             for t in d["completed"]),
             results=tuple(HandResult(r["hakem"], None if r["trump"] is None else Suit.parse(r["trump"]),
                                      tuple(r["tricks"]), r["winner"], r["points"], r["kot"],
-                                     r.get("hakem_koti", False), True) for r in d["results"]),
+                                     r.get("hakem_koti", False), True, r.get("tie", False)) for r in d["results"]),
             legal=tuple(action_from_json(a) for a in d["legal"]),
             stock_size=d.get("stock_size", 0),
             draw_card=None if d.get("draw_card") is None else card_of(d["draw_card"]),
@@ -310,7 +310,7 @@ def public_json(game: ViewSource) -> dict[str, Any]:
         "seat_tricks": list(game.seat_tricks),
         "completed": [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
                       for t in game.completed],
-        "results": [r.to_json() | {"hakem_koti": r.hakem_koti} for r in game.results],
+        "results": [r.view_json() for r in game.results],
     }
     if n == 2:
         public["stock_size"] = game.stock_size

@@ -143,6 +143,8 @@ class ResultJSON(_Model):
     points: int
     kot: bool
     hakem_koti: bool = False
+    tie: bool = Field(False, description="three players: the other two tied for the most tricks after the last one, "
+                                         "so the hand went to the seat with the fewest")
 
 
 class View(_Model):

@@ -152,6 +152,8 @@ def result_text(result: HandResult, view: SeatView, names: Sequence[str]) -> Tex
         t.append(" — Hâkem-koti!", style="bold yellow")
     elif result.kot:
         t.append(" — kot!", style="bold yellow")
+    elif result.tie:
+        t.append(" — the other two tied for the most tricks", style="bold yellow")
     t.append(f"  +{result.points} point{'s' if result.points != 1 else ''}")
     return t
 
@@ -163,7 +165,7 @@ def results_table(view: SeatView, names: Sequence[str]) -> Table:
         table.add_column(col)
     for i, r in enumerate(view.results):
         won = side_name(view, r.winner, names) if r.winner is not None else "-"
-        note = " Hâkem-koti" if r.hakem_koti else " kot" if r.kot else ""
+        note = " Hâkem-koti" if r.hakem_koti else " kot" if r.kot else " (tie)" if r.tie else ""
         table.add_row(str(i + 1), escape(names[r.hakem]),
                       suit_text(r.trump) if r.trump is not None else Text("-"),
                       "-".join(map(str, r.tricks)), escape(won), f"{r.points}{note}")

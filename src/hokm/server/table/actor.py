@@ -301,7 +301,7 @@ class TableActor:
         if len(g.results) > hand:
             self.fair[hand].revealed = True
             res = g.results[hand]
-            items.append(("hand_over", {"hand": hand, "result": res.to_json() | {"hakem_koti": res.hakem_koti},
+            items.append(("hand_over", {"hand": hand, "result": res.view_json(),
                                         "scores": list(g.scores), "fair": self.fair[hand].public()}))
         if by == "player":
             self.seats[seat].timeouts = 0

@@ -306,6 +306,16 @@ export class Table {
   }
 
   /** "We won the hand", "They won the game", "Bahar won the hand": the verb agrees in both languages. */
+  /** Three players: why the seat with the fewest tricks took the hand (the other two tied for most). */
+  tieText(winner) {
+    const v = this.view;
+    const [a, b] = [1, 2].map((k) => (winner + k) % v.players);
+    const name = (s) => `\u2068${this.nameOf(s)}\u2069`; // a name of either script, isolated in the sentence
+    if (v.seat === winner) return t("tieWonYou", { a: name(a), b: name(b) });
+    if (v.seat === a || v.seat === b) return t("tieWonWithYou", { b: name(v.seat === a ? b : a), side: name(winner) });
+    return t("tieWon", { a: name(a), b: name(b), side: name(winner) });
+  }
+
   wonText(kind, side) {
     const v = this.view;
     const seated = v.seat !== null && v.seat !== undefined;
@@ -919,10 +929,13 @@ export class Table {
     }
     const callout = r.hakem_koti ? h("div.callout.kot", {}, t("hakemKoti") + "!") : r.kot ? h("div.callout.kot", {}, t("kot") + "!") : null;
     const pts = r.points === 1 ? t("point1") : t("points", { n: r.points });
+    const why = r.tie ? this.tieText(r.winner) : null;
     // Who won and what it is worth are two lines: no separator sits beside the number.
-    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, this.wonText("hand", r.winner)), h("p.sum-points", {}, pts), ...rows,
+    // Why, under the tricks it explains (and clear of your seat, which a phone may draw over the top of the box).
+    const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, this.wonText("hand", r.winner)),
+      h("p.sum-points", {}, pts), ...rows, why ? h("p.help.sum-why", {}, why) : null,
       h("button.btn.primary", { type: "button", onclick: () => this.closeModal("hand") }, t("close"))];
-    this.say(`${this.wonText("hand", r.winner)}${sep()}${pts}${r.kot ? sep() + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}`);
+    this.say(`${this.wonText("hand", r.winner)}${sep()}${pts}${r.kot ? sep() + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}${why ? " " + why : ""}`);
     if (v.phase === "over") return; // the game summary follows at once
     this.closeModal();
     this.openModal("hand", { title: t("handOver"), body }, { dismissable: true });
