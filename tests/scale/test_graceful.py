@@ -27,7 +27,9 @@ def test_sigterm_hands_tables_over(tmp_path: Path, pg_url: str, redis_url: str, 
 
     async def play() -> tuple[list[Seat], int]:
         async with httpx.AsyncClient(timeout=30) as client:
-            tables = await asyncio.gather(*(setup_table(client, [leaving.url], i, rules={"target_points": 3})
+            # Seven-point games (several seconds each): none ends while the node is shutting down, which
+            # would leave it nothing to hand over (three-point games sometimes did, and the count below failed).
+            tables = await asyncio.gather(*(setup_table(client, [leaving.url], i, rules={"target_points": 7})
                                             for i in range(TABLES)))
         stop = asyncio.Event()
         seats = [Seat(tid, s, tok, [staying.url], 0, (0.005, 0.02), tally, random.Random(i * 4 + s))

@@ -268,6 +268,20 @@ class Player:
                     answered = key
                     await self.send({"type": "action", "action": self.choose(view), "seq": self.seq})
 
+    async def game_with_computers(self, target_points: int = 1, **body: Any) -> str:
+        """A private four-player table of this player (seat 0) and random computers, joined (connecting
+        first if need be) and started; ``body``: more of the table's settings. Returns its id."""
+        table = await self.api("POST", "/api/tables", {"mode": "private", "players": 4,
+                                                       "rules": {"target_points": target_points}} | body, status=201)
+        tid = str(table["table_id"])
+        for seat in (1, 2, 3):
+            await self.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
+        if self.ws is None:
+            await self.connect()
+        await self.join(tid)
+        await self.api("POST", f"/api/tables/{tid}/start", {})
+        return tid
+
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()

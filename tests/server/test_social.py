@@ -45,14 +45,7 @@ def test_claim_sign_in_on_a_second_client_and_reclaim_the_seat_mid_hand(make_ser
         assert again.status_code == 409 and again.json()["error"]["code"] == "already_claimed"
         # A one-point game: the hand the phone leaves and the laptop takes back is the game's last, so the game
         # still ends on the laptop, without the computer's slow turns of a whole seven-point game.
-        room = await phone.api("POST", "/api/tables", {"mode": "private", "players": 4,
-                                                       "rules": {"target_points": 1}}, status=201)
-        tid = room["table_id"]
-        for seat in (1, 2, 3):
-            await phone.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
-        await phone.connect()
-        await phone.join(tid)
-        await phone.api("POST", f"/api/tables/{tid}/start", {})
+        tid = await phone.game_with_computers()
         await phone.play(until=mid_hand)
         assert phone.view is not None
         held, hand_index = set(phone.view["hand"]), phone.view["hand_index"]

@@ -107,14 +107,7 @@ async def one_game(server: ServerProcess) -> tuple[Player, list[tuple[int, bool]
     p = Player(server, "zip", seed=3)
     p.ws_options = {"extensions": [RecordingFactory(seen)], "compression": None}
     await p.signup()
-    table = await p.api("POST", "/api/tables", {"mode": "private", "players": 4, "bot": "random",
-                                                "rules": {"target_points": 1}}, status=201)
-    tid = table["table_id"]
-    for seat in (1, 2, 3):
-        await p.api("POST", f"/api/tables/{tid}/bot", {"seat": seat, "level": "random"})
-    await p.connect()
-    await p.join(tid)
-    await p.api("POST", f"/api/tables/{tid}/start", {})
+    await p.game_with_computers(bot="random")
     over = await p.play()
     assert over["event"]["kind"] == "game_over"
     await p.close()
