@@ -708,6 +708,9 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
             act_once(page)
             page.wait_for_timeout(20)
     assert covered is not None, "no hand ended in time"
+    # Held up while it is looked at: it closes by itself once the next hand comes and its time is up, which a
+    # loaded machine's screenshot could outlast.
+    page.evaluate("() => { window.hokmDebug.table.summaryUntil = Date.now() + 60000; }")
     shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
     assert covered == [], covered
     # A kot's summary is a line taller (its callout, as the table draws it); on a phone on its side it lay over the
