@@ -418,3 +418,10 @@ def test_a_three_player_hand_won_on_a_tie_says_why(server, open_page):
     assert seat and (seat["y"] >= box["y"] + box["height"] or seat["y"] + seat["height"] <= box["y"]
                      or seat["x"] >= box["x"] + box["width"] or seat["x"] + seat["width"] <= box["x"]), (seat, box)
     assert page.evaluate(shown, [a, False]) is None
+    # In English, from the same view: the names isolated as in Persian.
+    page.evaluate(f"""async () => {{ (await {APP_MODULE}('i18n.js')).setLang('en');
+        document.documentElement.lang = 'en'; document.documentElement.dir = 'ltr'; }}""")
+    english = page.evaluate(shown, [me, True])
+    assert english == (f"\u2068Computer {a + 1}\u2069 and \u2068Computer {b + 1}\u2069 tied for the most tricks, "
+                       "so the hand is yours."), english
+    shot(page, "phone-en-hand-won-on-a-tie")
