@@ -417,6 +417,12 @@ def test_a_three_player_hand_won_on_a_tie_says_why(server, open_page):
     seat = page.locator(".me-slot .seat").bounding_box()
     assert seat and (seat["y"] >= box["y"] + box["height"] or seat["y"] + seat["height"] <= box["y"]
                      or seat["x"] >= box["x"] + box["width"] or seat["x"] + seat["width"] <= box["x"]), (seat, box)
+    # nor on the rows: a name, the tricks, the flower (where the phone has room, the box goes beside your seat)
+    covered = page.evaluate("""() => { const s = document.querySelector('.me-slot .seat').getBoundingClientRect();
+        return [...document.querySelectorAll(".overlay[data-kind='hand'] .sum-row > *")].filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top; }).map((e) => e.textContent); }""")
+    assert covered == [], covered
     assert page.evaluate(shown, [a, False]) is None
     # In English, from the same view: the names isolated as in Persian.
     page.evaluate(f"""async () => {{ (await {APP_MODULE}('i18n.js')).setLang('en');

@@ -840,6 +840,7 @@ export class Table {
     const table = this.el.table;
     o.style.alignItems = "";
     o.style.paddingTop = "";
+    o.style.paddingLeft = "";
     table.classList.remove("summary-under-me");
     if (o.hidden || o.dataset.kind !== "hand" || !o.firstElementChild) return;
     const room = table.getBoundingClientRect();
@@ -859,13 +860,27 @@ export class Table {
     };
     const others = [...this.el.seats.querySelectorAll(".seat")];
     let gap = tallestGap([...others, ...this.el.meSlot.querySelectorAll(".seat")]);
+    let top = null;
     if (!gap) {
       gap = tallestGap(others) || [bar.bottom, room.bottom];
       table.classList.add("summary-under-me");
+      // Your seat (on the left) would lie on the box's first words, the names of its rows: where the box fits
+      // right of the seat without covering another seat, it goes there.
+      const mine = this.el.meSlot.querySelector(".seat");
+      const seat = mine ? mine.getBoundingClientRect() : null;
+      const left = seat ? seat.right + 6 : 0;
+      const y = gap[0] + (gap[1] - gap[0] - box.height) / 2;
+      const span = { left, right: Math.min(room.right - 6, left + box.width), top: y, bottom: y + box.height };
+      const clear = (r) => r.right <= span.left || r.left >= span.right || r.bottom <= span.top || r.top >= span.bottom;
+      if (seat && seat.right > box.left && span.right - span.left >= Math.min(box.width, 220)
+          && others.every((e) => clear(e.getBoundingClientRect()))) {
+        o.style.paddingLeft = `${left - room.left}px`;
+        top = y;
+      }
     }
     // The whole table stays dimmed; the box moves to the middle of its gap.
     o.style.alignItems = "flex-start";
-    o.style.paddingTop = `${gap[0] - room.top + (gap[1] - gap[0] - box.height) / 2}px`;
+    o.style.paddingTop = `${(top ?? gap[0] + (gap[1] - gap[0] - box.height) / 2) - room.top}px`;
   }
 
   openTrumpChooser() {
