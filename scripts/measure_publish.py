@@ -137,6 +137,8 @@ def main() -> None:
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--thresholds", default="", help="also: the batches in turn, patched, leaving messages under each "
+                   "of these byte counts uncompressed (comma-separated, e.g. 0,256,512,1024)")
     a = p.parse_args()
     actions = positions(a.games)
     every = per_action(actions, [0, 1, 2, 3, None], a.repeat)
@@ -159,9 +161,10 @@ def main() -> None:
             print(f"{a.tables} tables' batches compressed in turn, {'view patched' if patched else 'whole view'}, "
                   f"window {2 ** wbits // 1024} KiB, memLevel {mem_level}: {us:.1f} us an action, "
                   f"{packed:.0f} compressed bytes")
-    us, packed = in_turn(actions, True, a.tables, 12, 5, MIN_BYTES)
-    print(f"{a.tables} tables' batches compressed in turn, view patched, those under {MIN_BYTES} bytes as they are: "
-          f"{us:.1f} us an action, {packed:.0f} bytes on the wire")
+    for min_bytes in [MIN_BYTES, *[int(x) for x in a.thresholds.split(",") if x]]:
+        us, packed = in_turn(actions, True, a.tables, 12, 5, min_bytes)
+        print(f"{a.tables} tables' batches compressed in turn, view patched, those under {min_bytes} bytes as they are: "
+              f"{us:.1f} us an action, {packed:.0f} bytes on the wire")
 
 
 if __name__ == "__main__":

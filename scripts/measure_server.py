@@ -21,8 +21,8 @@ that this tree's extras added since).
 
 ``cpu``: two rounds, alternating, of a saturating load (200 tables, players deciding in 20 ms on
 average, 30 s measured after 5 s): before and after on SQLite, after without permessage-deflate
-and after compressing every message (``HOKM_WS_COMPRESS_MIN=0``), before and after on PostgreSQL, before with two nodes, after with two nodes spread and with
-``--route owner``. ``cluster``: one PostgreSQL node against two nodes with Redis (players spread
+and after compressing every message (``HOKM_WS_COMPRESS_MIN=0``), before and after on
+PostgreSQL, before with two nodes, after with two nodes spread and with ``--route owner``. ``cluster``: one PostgreSQL node against two nodes with Redis (players spread
 over both, and each table's players on its owner), two rounds, at a steady load of about 100
 actions a second (100 tables, players deciding in 1 s on average) that leaves the machine's cores
 part idle, so that the CPU per action compares the work and not the contention. ``sqlite``: one SQLite node before and after, two rounds, alternating, at the saturating load and at
@@ -96,6 +96,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
             started.append(start_node(f"node{i}", folder, node_env, timeout=600))
         tool = ([sys.executable, __file__, "tool-without-room-code"] if before_src and not takes_room_code(before_src)
                 else [sys.executable, "-m", "hokm.cli.main"])
+        if PROFILE:
+            args = [*args, "--profile", str(out / f"profile-{label}")]
         if before_src and "--events" not in args and events_taken(before_src) != "patched":
             args = [*args, "--events", events_taken(before_src)]  # its hello refuses the fields it predates
         cmd = [*tool, "loadtest", *[x for n in started for x in ("--url", n.url)],
@@ -128,6 +130,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
 #: Modules the older tree's nodes run without (``--before-without``): packages this tree's extras
 #: added since, which its nodes would otherwise find installed and use.
 BEFORE_WITHOUT: list[str] = []
+#: ``--profile``: each run samples its nodes with py-spy into ``<out>/profile-<label>`` (``scripts/profile_share.py``).
+PROFILE: list[bool] = []
 
 
 def without(out: Path, modules: list[str]) -> Path:
@@ -184,8 +188,10 @@ def main() -> int:
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
     p.add_argument("--before-without", default="", help="modules the older tree's nodes run without, comma-separated "
                    "(packages added to the extras since, e.g. hiredis)")
+    p.add_argument("--profile", action="store_true", help="sample each run's nodes with py-spy (hokm loadtest --profile)")
     a = p.parse_args()
     BEFORE_WITHOUT[:] = [m for m in a.before_without.split(",") if m]
+    PROFILE[:] = [True] if a.profile else []
     a.out.mkdir(parents=True, exist_ok=True)
     before = a.before_src
     if a.what == "cpu":

@@ -246,7 +246,7 @@ export class Table {
       const d = drawn[drawn.length - 1];
       this.note(t(d.choice === "keep" ? "drewKept" : "drewPassed", { first: cardName(d.first), second: cardName(d.second) }));
     }
-    if (prev && v.results.length > prev.results.length && prev.results.length === v.results.length - 1) {
+    if (prev && v.results.length === prev.results.length + 1) {
       this.handDealer = { hand: prev.results.length, seat: prev.dealer };
     }
     this.render();
@@ -305,7 +305,6 @@ export class Table {
     return p.seat === this.view.seat ? t("playedYou", { card: cardName(p.card) }) : t("played", { name: this.nameOf(p.seat), card: cardName(p.card) });
   }
 
-  /** "We won the hand", "They won the game", "Bahar won the hand": the verb agrees in both languages. */
   /** Three players: why the seat with the fewest tricks took the hand (the other two tied for most). */
   tieText(winner) {
     const v = this.view;
@@ -316,6 +315,7 @@ export class Table {
     return t("tieWon", { a: name(a), b: name(b), side: name(winner) });
   }
 
+  /** "We won the hand", "They won the game", "Bahar won the hand": the verb agrees in both languages. */
   wonText(kind, side) {
     const v = this.view;
     const seated = v.seat !== null && v.seat !== undefined;
