@@ -4,13 +4,14 @@ Two players at one table, one taking batches and one taking each event alone: th
 fewer messages, exactly the events, seats and statuses the second reads; the seats come only when
 they changed; a chat message still comes alone; a reconnection carries on with batches. A client
 that takes view patches builds, from them, exactly the views another connection of the same seat
-(or another spectator) receives whole.
+(or another spectator) receives whole, the batches sent from the table's own call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from .harness import Player, ServerProcess, run
@@ -144,6 +145,12 @@ def test_view_patches_give_the_same_views_as_whole_ones_through_a_drop_a_chat_an
         states = [i for i, m in enumerate(patched.frames) if m["type"] == "state"]
         after = [m for m in patched.frames[states[-1] + 1:] if m["type"] == "events"]
         assert after and any("view_patch" in m for m in after)
+        # The batches above went out from the table's own call (hokm.server.wsprotocol), not only
+        # through the connections' tasks.
+        metrics = (await patched.http.get("/metrics")).text
+        sent = {path: float(n) for path, n in re.findall(r'^hokm_table_batches_sent_total\{path="(\w+)"\} (\S+)$',
+                                                          metrics, re.M)}
+        assert sent["at_once"] > 20 and sent["at_once"] > sent["awaited"], sent
         for p in (patched, whole, watcher, watcher_whole):
             await p.close()
 

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     prepare(lambda line: print(f"hokm serve: {line}", file=sys.stderr, flush=True))
     import uvicorn
 
-    from ..server import wsdeflate
+    from ..server import wsprotocol
     from ..server.app import create_app
     from ..server.limits import MAX_REQUEST_HEAD
     from ..server.ops import setup_logging
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     server = Server(uvicorn.Config(app, host=config.host, port=config.port, http="h11",
                                    h11_max_incomplete_event_size=MAX_REQUEST_HEAD, ws_max_size=64 * 1024,
                                    ws_per_message_deflate=config.ws_compression,
-                                   ws=wsdeflate.protocol_class(config.ws_compress_min),
+                                   ws=wsprotocol.protocol_class(config.ws_compress_min),
                                    log_level=args.log_level, lifespan="on", log_config=None,
                                    timeout_graceful_shutdown=10))
     from ..server.ops import GcPolicy, peak_resident

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -34,7 +34,8 @@ THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
 class _TablesCollector(Collector):
-    """Tables by status, read from the lobby at scrape time (no bookkeeping in the game path)."""
+    """Tables by status, read from the lobby at scrape time (no bookkeeping in the game path), and the
+    table batches sent, from the services' tally."""
 
     def __init__(self, services: Any) -> None:
         self.services = services
@@ -54,6 +55,13 @@ class _TablesCollector(Collector):
             t = GaugeMetricFamily("hokm_takeovers", "Tables this node took over from the log since start")
             t.add_metric([], takeovers)
             yield t
+        sent = self.services.batches_sent
+        b = CounterMetricFamily("hokm_table_batches_sent", "Table batches sent to a connection as one message, by "
+                                "path: at once from the publishing call, or awaited by the connection's task",
+                                labels=["path"])
+        b.add_metric(["at_once"], sent.at_once)
+        b.add_metric(["awaited"], sent.awaited)
+        yield b
 
 
 class Metrics:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 
 from .botpool import BotPool
 from .bus import Bus, open_bus
@@ -24,6 +25,15 @@ from .social import Social
 from .storage import Storage, open_storage
 
 log = logging.getLogger("hokm.server")
+
+
+@dataclass
+class BatchesSent:
+    """Table batches the node's connections sent as one message each: from the publisher's call
+    (``at_once``, :mod:`.wsprotocol`) or through a connection's forwarding task (``awaited``)."""
+
+    at_once: int = 0
+    awaited: int = 0
 
 
 class Services:
@@ -57,6 +67,7 @@ class Services:
         }
         self.open_by_address = OpenCount(c.max_connections_per_address)
         self.open_by_player = OpenCount(c.max_connections_per_player)
+        self.batches_sent = BatchesSent()
         self._purge: asyncio.Task[None] | None = None
         self.node: str | None = None
         if config.redis_url:  # several nodes: leases, routing and takeover (hokm.server.cluster)

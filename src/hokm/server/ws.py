@@ -42,7 +42,8 @@ from .services import Services
 from .storage import PlayerRow
 from .table import TableError
 from .timers import TokenBucket
-from .wire import dumps, with_seats
+from .wire import Copy, dumps, with_seats
+from .wsprotocol import SEND_NOW, SendNow
 
 log = logging.getLogger("hokm.server.ws")
 
@@ -94,6 +95,10 @@ class Connection:
         # Whose view (seat; None: a spectator's) after which seq the client was last sent: a batch's
         # view patch is sent only when it was made against that view.
         self._view_at: tuple[int | None, int] | None = None
+        self._after = 0  # the seq of the last table event the client was sent (or had before joining)
+        # A send that does not wait, where the server offers one (.wsprotocol): a table's batch goes
+        # out from the publisher's call instead of through the forwarding task.
+        self._send_now: SendNow | None = ws.scope.get("extensions", {}).get(SEND_NOW)
         self.address = ws.client.host if ws.client else "?"
 
     # ------------------------------------------------------------------ sending
@@ -317,32 +322,66 @@ class Connection:
             await actor.disconnect(self.player.id)
         self._table_sub = self._table_task = None
 
+    def _copy(self, batch: dict[str, Any]) -> tuple[int | None, Copy]:
+        """The seat this connection's player holds in ``batch`` (``None``: watching) and its copy."""
+        assert self.player is not None
+        holders = batch["holders"]
+        seat = holders.index(self.player.id) if self.player.id in holders else None
+        return seat, batch["spectator"] if seat is None else batch["per_seat"][seat]
+
+    def _one_message(self, batch: dict[str, Any], seat: int | None, copy: Copy) -> str | None:
+        """The batch as the one ``events`` message this connection sends (its view patched where
+        the patch was made against the view it sent last); ``None``: it goes event by event."""
+        whole = copy["batch"]
+        if not self.batched or whole is None or copy["frames"][0][0] <= self._after:
+            return None
+        patch = copy["patch"]
+        if self.patched and patch is not None and self._view_at == (seat, batch["base"]):
+            whole = patch
+        seats = batch["seats"]
+        return whole if seats == self._seats_sent else with_seats(whole, seats)
+
+    def _sent(self, batch: dict[str, Any], seat: int | None, copy: Copy) -> None:
+        self._seats_sent, self._after, self._view_at = batch["seats"], copy["frames"][-1][0], (seat, batch["seq"])
+
+    def _deliver_now(self, batch: dict[str, Any]) -> bool:
+        """Send a table's batch from the publisher's own call (the bus's direct delivery), when it is
+        one message and the socket takes it at once; ``False``: the forwarding task sends it."""
+        if self._send_now is None or self._send_lock.locked() or self.ws.application_state is not WebSocketState.CONNECTED:
+            return False
+        seat, copy = self._copy(batch)
+        if not copy["frames"]:
+            return True  # nothing of the batch is this connection's
+        text = self._one_message(batch, seat, copy)
+        if text is None or not self._send_now(text):
+            return False
+        self._sent(batch, seat, copy)
+        self.services.batches_sent.at_once += 1
+        return True
+
     async def _forward_table(self, actor: TableHandle, sub: Subscription, after: int) -> None:
         assert self.player is not None
         pid = self.player.id
+        self._after = after
         try:
             while True:
+                sub.deliver_directly(self._deliver_now)
                 async for batch in sub:
-                    holders = batch["holders"]
-                    seat = holders.index(pid) if pid in holders else None
-                    copy = batch["spectator"] if seat is None else batch["per_seat"][seat]
-                    frames, whole = copy["frames"], copy["batch"]
-                    if not frames:
+                    seat, copy = self._copy(batch)
+                    if not copy["frames"]:
                         continue
-                    seats = batch["seats"]
-                    if self.batched and whole is not None and frames[0][0] > after:
-                        patch = copy["patch"]
-                        if self.patched and patch is not None and self._view_at == (seat, batch["base"]):
-                            whole = patch
-                        await self.send_text(whole if seats == self._seats_sent else with_seats(whole, seats))
-                        self._seats_sent, after, self._view_at = seats, frames[-1][0], (seat, batch["seq"])
+                    text = self._one_message(batch, seat, copy)
+                    if text is not None:
+                        await self.send_text(text)
+                        self._sent(batch, seat, copy)
+                        self.services.batches_sent.awaited += 1
                         continue
-                    for seq, sender, head, friends_only in frames:
-                        if seq > after:
+                    for seq, sender, head, friends_only in copy["frames"]:
+                        if seq > self._after:
                             if sender is None or not await self._withheld(sender, friends_only):
                                 await self.send_text(head + copy["tail"])
-                                self._seats_sent, self._view_at = seats, (seat, batch["seq"])
-                            after = seq
+                                self._seats_sent, self._view_at = batch["seats"], (seat, batch["seq"])
+                            self._after = seq
                 if not sub.overflowed or self._table_sub is not sub:
                     return  # closed: the connection left the table or ended
                 # Fell behind: subscribe again, then a fresh picture (no event can fall between the
@@ -356,13 +395,13 @@ class Connection:
                     state: dict[str, Any] | None = await actor.fresh_state(pid)
                 except TableError:
                     state = None
-                if state is None or state["seq"] <= after:
+                if state is None or state["seq"] <= self._after:
                     # No fresh picture on this node (the table lives on another): the client
                     # reconnects and joins again with its last seq, which fills the hole.
                     await self._close(4009, "fell behind; join again")
                     return
                 await self.send(state)
-                after, self._seats_sent, self._view_at = state["seq"], None, (state["seat"], state["seq"])
+                self._after, self._seats_sent, self._view_at = state["seq"], None, (state["seat"], state["seq"])
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away; the read loop cleans up
         except Exception:

@@ -9,22 +9,18 @@ compressed as before, through the same context, so the context keeps its history
 
 A frame sent uncompressed has its RSV1 bit clear and the peer reads it as it is; the context on
 both sides simply does not see it, which RFC 7692 allows with context takeover (section 6). The
-WebSocket protocol is uvicorn's websockets-sansio one with only the extension changed; its
-settings (a 4 KiB window each way, ``memLevel`` 5) are uvicorn's.
+server's protocol (:mod:`.wsprotocol`) negotiates it with uvicorn's settings (a 4 KiB window each
+way, ``memLevel`` 5).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Sequence
 from typing import Any
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
-from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
 #: Messages shorter than this (bytes of UTF-8) go uncompressed unless a setting says otherwise.
@@ -61,19 +57,3 @@ class LongMessagesFactory(ServerPerMessageDeflateFactory):
         return response, DeflateLongMessages(agreed.remote_no_context_takeover, agreed.local_no_context_takeover,
                                              agreed.remote_max_window_bits, agreed.local_max_window_bits,
                                              agreed.compress_settings, min_bytes=self.min_bytes)
-
-
-def protocol_class(min_bytes: int) -> type[asyncio.Protocol]:
-    """uvicorn's WebSocket protocol with permessage-deflate for messages of ``min_bytes`` or more
-    (``0``: every message, as uvicorn does by itself). For ``uvicorn.Config(ws=...)``."""
-
-    class HokmWebSocketProtocol(WebSocketsSansIOProtocol):
-        def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
-            super().__init__(config, *args, **kwargs)
-            if config.ws_per_message_deflate:
-                self.conn = ServerProtocol(
-                    extensions=[LongMessagesFactory(min_bytes=min_bytes, server_max_window_bits=12,
-                                                    client_max_window_bits=12, compress_settings={"memLevel": 5})],
-                    max_size=config.ws_max_size, logger=logging.getLogger("uvicorn.error"))
-
-    return HokmWebSocketProtocol

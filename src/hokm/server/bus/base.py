@@ -9,8 +9,12 @@ notifications such as a matchmaking result. In one process the bus is a set of q
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
+
+#: A reader's way to take a message in the publisher's own call: ``True`` when it took it, ``False``
+#: to have it queued as usual (see :meth:`Subscription.deliver_directly`).
+Direct = Callable[[dict[str, Any]], bool]
 
 
 class Subscription(ABC):
@@ -21,6 +25,13 @@ class Subscription(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    @abstractmethod
+    def deliver_directly(self, handler: Direct | None) -> None:
+        """Offer each message to ``handler`` first, from the publishing call, whenever the reader holds
+        no message it has not finished with and none is waiting: a message it takes (``True``) is
+        not queued. Any other message is queued, so the reader still sees the channel in publish
+        order. ``None``: queue everything."""
 
     @property
     @abstractmethod
