@@ -101,6 +101,8 @@ def instrument(services: Any, metrics: Metrics) -> None:
     storage = services.storage
     append = storage.append_events
 
+    actions_by: dict[str, Any] = {}  # the counter's child per label, looked up once
+
     async def append_events(table_id: str, events: list[Any], update_: Any = None) -> None:
         t0 = time.perf_counter()
         await append(table_id, events, update_)
@@ -108,7 +110,11 @@ def instrument(services: Any, metrics: Metrics) -> None:
         metrics.events.inc(len(events))
         for e in events:
             if e.kind == "action":
-                metrics.actions.labels(e.payload.get("by", "player")).inc()
+                by = e.payload.get("by", "player")
+                child = actions_by.get(by)
+                if child is None:
+                    child = actions_by[by] = metrics.actions.labels(by)
+                child.inc()
 
     storage.append_events = append_events
     bots = services.bots
