@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -64,6 +65,29 @@ def test_bus_carries_messages_between_nodes_and_keeps_prefixes_apart(redis_url: 
             await stray.close()
         finally:
             for bus in (a, b, other):
+                await bus.close()
+
+    asyncio.run(go())
+
+
+def test_a_message_is_handed_on_as_it_came_and_publishes_use_a_connection_of_their_own(
+        redis_url: str, redis_prefix: str, caplog: pytest.LogCaptureFixture) -> None:
+    """redis-py's own handler of a pub/sub message makes text of the whole message for a debug line
+    (a table's batch, every copy); the bus hands messages on untouched, so with that logger at debug
+    level nothing is logged. The publisher's pipelines go on a client of their own, not the pool's."""
+    async def go() -> None:
+        a, b = RedisBus(redis_url, prefix=redis_prefix), RedisBus(redis_url, prefix=redis_prefix)
+        try:
+            assert a._publisher is not a.redis
+            sub = await b.subscribe("table:y")
+            with caplog.at_level(logging.DEBUG, logger="push_response"):
+                for i in range(3):
+                    await a.publish("table:y", {"n": i, "copy": "x" * 2000})
+                assert [m["n"] async for m in _first(sub, 3)] == [0, 1, 2]
+            assert not [r for r in caplog.records if r.name == "push_response"]
+            await sub.close()
+        finally:
+            for bus in (a, b):
                 await bus.close()
 
     asyncio.run(go())

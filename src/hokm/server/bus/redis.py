@@ -38,6 +38,13 @@ log = logging.getLogger("hokm.server.bus")
 MAX_CONNECTIONS = 128  # per node: commands in flight at once (the pub/sub reader and the publisher hold one more each)
 
 
+async def _as_it_came(message: Any) -> Any:
+    """A pub/sub message as Redis sent it. (redis-py's own handler of a RESP3 push, its protocol by
+    default, first makes text of the whole message for a debug line: a table's batch, copies and
+    all, on every message.)"""
+    return message
+
+
 class _Outgoing:
     """Messages to publish in one pipeline, and what their publishers wait for."""
 
@@ -55,6 +62,7 @@ class RedisBus(Bus):
         import redis.asyncio as aioredis
 
         self.url, self.prefix, self._maxsize = url, prefix, maxsize
+        own = client is None
         if client is None:
             # Bursts (thousands of players joining) wait for a connection rather than fail: redis-py's
             # plain pool refuses the 101st concurrent command with "Too many connections".
@@ -63,11 +71,11 @@ class RedisBus(Bus):
         self.redis = client
         # One connection for publishing, apart from the pool: the pipelines go out one after another
         # on it, so the messages leave in the order they were published.
-        self._publisher = aioredis.Redis.from_url(url) if client is None else client
+        self._publisher = aioredis.Redis.from_url(url) if own else client
         self._next: _Outgoing | None = None  # filling while the pipeline before it is written
         self._writing = asyncio.Lock()
         self._flushes: set[asyncio.Task[None]] = set()
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=False, push_handler_func=_as_it_came)
         self._subs: dict[str, set[QueuedSubscription]] = defaultdict(set)
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -75,6 +83,7 @@ class RedisBus(Bus):
         self.published = 0
         self.pipelines = 0  # pipelines written: ``published`` over this is how many went together
         self.origin = secrets.token_hex(8)  # this bus among the nodes: its own messages come back tagged
+        self._own = b'{"o":"' + self.origin.encode() + b'"'  # how the envelope of this bus's messages begins
 
     def _key(self, channel: str) -> str:
         return f"{self.prefix}:{channel}"
@@ -175,6 +184,8 @@ class RedisBus(Bus):
                 continue
             if msg["type"] != "message":
                 continue
+            if isinstance(msg["data"], bytes) and msg["data"].startswith(self._own):
+                continue  # published here, and already handed to this node's readers (not parsed again)
             try:
                 envelope = orjson.loads(msg["data"])
                 origin, data = envelope["o"], envelope["m"]
@@ -182,7 +193,7 @@ class RedisBus(Bus):
                 log.warning("dropped a message that is not a bus envelope on %s", name)
                 continue
             if origin == self.origin:
-                continue  # published here, and already handed to this node's readers
+                continue
             for sub in list(self._subs.get(name[strip:], ())):
                 sub._put(data)
 
