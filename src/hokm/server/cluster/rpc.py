@@ -47,6 +47,10 @@ class Rpc:
         requests = await self.bus.subscribe(f"rpc:{self.node}")
         replies = await self.bus.subscribe(f"rpc-reply:{self.node}")
         self._subs = [requests, replies]
+        # Each request and answer is taken from the bus reader's own call (no queue and no task
+        # switch on the way); the loops take what that could not.
+        requests.deliver_directly(self._request_now)
+        replies.deliver_directly(self._reply_now)
         self._tasks = [asyncio.ensure_future(self._serve(requests)), asyncio.ensure_future(self._collect(replies))]
 
     async def close(self) -> None:
@@ -85,9 +89,13 @@ class Rpc:
 
     async def _serve(self, sub: Subscription) -> None:
         async for req in sub:
-            task = asyncio.ensure_future(self._answer(req))
-            self._running.add(task)
-            task.add_done_callback(self._running.discard)
+            self._request_now(req)
+
+    def _request_now(self, req: dict[str, Any]) -> bool:
+        task = asyncio.ensure_future(self._answer(req))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        return True
 
     async def _answer(self, req: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"id": req.get("id")}
@@ -108,12 +116,16 @@ class Rpc:
 
     async def _collect(self, sub: Subscription) -> None:
         async for reply in sub:
-            rid = reply.get("id")
-            fut = self._waiting.get(rid) if isinstance(rid, int) else None
-            if fut is None or fut.done():
-                continue
-            if "error" in reply:
-                err = reply["error"]
-                fut.set_exception(RemoteError(err["code"], err["message"], err.get("facts")))
-            else:
-                fut.set_result(reply.get("result"))
+            self._reply_now(reply)
+
+    def _reply_now(self, reply: dict[str, Any]) -> bool:
+        rid = reply.get("id")
+        fut = self._waiting.get(rid) if isinstance(rid, int) else None
+        if fut is None or fut.done():
+            return True
+        if "error" in reply:
+            err = reply["error"]
+            fut.set_exception(RemoteError(err["code"], err["message"], err.get("facts")))
+        else:
+            fut.set_result(reply.get("result"))
+        return True
