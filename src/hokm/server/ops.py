@@ -5,8 +5,9 @@
   it is not shutting down. A load balancer sends new connections only to ready nodes.
 - ``GET /metrics``: Prometheus text. Tables by status, open WebSocket connections, accepted
   actions, the time from an ``action`` frame received to the first frame sent back on the same
-  connection (the server's share of a player's latency), event appends, HTTP requests and bot think
-  time, plus the process's CPU and memory.
+  connection (the server's share of a player's latency), event appends, table batches sent (at
+  once or through a connection's task), HTTP requests and bot think time, plus the process's CPU
+  and memory.
 
 Nothing here reads a card: metrics count and time; log lines carry ids and codes, never views.
 The instrumentation wraps the services from outside (an ASGI middleware, and thin wrappers of
