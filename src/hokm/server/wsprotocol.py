@@ -27,6 +27,7 @@ from websockets.server import ServerProtocol
 
 from .wsdeflate import LongMessagesFactory
 
+log = logging.getLogger("hokm.server.ws")
 #: The key of the send that does not wait in ``scope["extensions"]``.
 SEND_NOW = "hokm.send_text_now"
 
@@ -35,6 +36,16 @@ class SendNow(Protocol):
     """Send ``text`` as one text message at once (``True``), or nothing (``False``): see the module."""
 
     def __call__(self, text: str) -> bool: ...
+
+
+def _end_parser(conn: ServerProtocol) -> None:
+    """Close the generator that parses ``conn``'s incoming bytes. It holds ``conn`` and ``conn``
+    holds it, and it never ends by itself (it parks at a last ``yield`` even after the end of the
+    stream), so without this a closed connection's protocol and deflate contexts wait for a full
+    collection."""
+    parser = getattr(conn, "parser", None)
+    if parser is not None:
+        parser.close()
 
 
 def protocol_class(min_bytes: int) -> type[asyncio.Protocol]:
@@ -46,6 +57,7 @@ def protocol_class(min_bytes: int) -> type[asyncio.Protocol]:
         def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
             super().__init__(config, *args, **kwargs)
             if config.ws_per_message_deflate:
+                _end_parser(self.conn)  # uvicorn's own, replaced before it read anything
                 self.conn = ServerProtocol(
                     extensions=[LongMessagesFactory(min_bytes=min_bytes, server_max_window_bits=12,
                                                     client_max_window_bits=12, compress_settings={"memLevel": 5})],
@@ -56,6 +68,16 @@ def protocol_class(min_bytes: int) -> type[asyncio.Protocol]:
             scope = getattr(self, "scope", None)  # none where the handshake was refused
             if scope is not None:
                 scope["extensions"][SEND_NOW] = self.send_text_now
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            # Two reference cycles would keep a closed connection, its deflate contexts with it,
+            # until a full collection (``ops.GcPolicy`` runs one every few hours): the scope's send
+            # (a method of this protocol) and websockets' parser (see :func:`_end_parser`).
+            scope = getattr(self, "scope", None)
+            if scope is not None:
+                scope["extensions"].pop(SEND_NOW, None)
+            _end_parser(self.conn)
 
         def send_text_now(self, text: str) -> bool:
             # The conditions under which uvicorn's ``send`` would write a ``websocket.send`` at
