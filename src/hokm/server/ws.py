@@ -84,6 +84,7 @@ class Connection:
         self.actor: TableHandle | None = None
         self.seat: int | None = None
         self._send_lock = asyncio.Lock()
+        self._sending = 0  # sends waiting for the lock or holding it
         self._table_task: asyncio.Task[None] | None = None
         self._table_sub: Subscription | None = None
         self._player_task: asyncio.Task[None] | None = None
@@ -107,9 +108,13 @@ class Connection:
 
     async def send_text(self, text: str) -> None:
         """Send a message already encoded (a table event's text is made once for every connection)."""
-        async with self._send_lock:
-            if self.ws.application_state is WebSocketState.CONNECTED:
-                await self.ws.send_text(text)
+        self._sending += 1  # from here, waiting or sending: a batch must not pass it (_deliver_now)
+        try:
+            async with self._send_lock:
+                if self.ws.application_state is WebSocketState.CONNECTED:
+                    await self.ws.send_text(text)
+        finally:
+            self._sending -= 1
 
     async def _close(self, code: int, reason: str) -> None:
         # Not under the send lock: a send stuck on a client that stopped reading must not hold it up.
@@ -347,7 +352,8 @@ class Connection:
     def _deliver_now(self, batch: dict[str, Any]) -> bool:
         """Send a table's batch from the publisher's own call (the bus's direct delivery), when it is
         one message and the socket takes it at once; ``False``: the forwarding task sends it."""
-        if self._send_now is None or self._send_lock.locked() or self.ws.application_state is not WebSocketState.CONNECTED:
+        if (self._send_now is None or not self.batched or self._sending
+                or self.ws.application_state is not WebSocketState.CONNECTED):
             return False
         seat, copy = self._copy(batch)
         if not copy["frames"]:
@@ -365,7 +371,7 @@ class Connection:
         self._after = after
         try:
             while True:
-                sub.deliver_directly(self._deliver_now)
+                sub.deliver_directly(self._deliver_now)  # taken back below when this task ends
                 async for batch in sub:
                     seat, copy = self._copy(batch)
                     if not copy["frames"]:
@@ -406,6 +412,9 @@ class Connection:
             pass  # the client went away; the read loop cleans up
         except Exception:
             log.exception("forwarding table events failed")
+        finally:
+            # No batch may go out at once with nobody reading the rest: the stream just stops.
+            sub.deliver_directly(None)
 
     async def _hidden(self, event: dict[str, Any], asked: dict[str, str | None] | None = None) -> bool:
         """Whether this connection holds back a chat event (text, quick phrase or emote): one from a
