@@ -56,6 +56,8 @@ class Rpc:
     async def close(self) -> None:
         for sub in self._subs:
             await sub.close()
+        if self._running:  # the requests under way are answered while the bus still carries it
+            await asyncio.wait(list(self._running), timeout=5)
         for t in self._tasks:
             t.cancel()
         for fut in self._waiting.values():
@@ -104,6 +106,9 @@ class Rpc:
                                                  str(req.get("from")))
         except RemoteError as e:
             reply["error"] = {"code": e.code, "message": e.message, "facts": e.facts}
+        except ConnectionError as e:  # the bus closed under the request: this node is stopping
+            log.warning("table request %s not finished: %s", req.get("method"), e)
+            reply["error"] = {"code": "not_owner", "message": str(e)}
         except Exception as e:
             code = getattr(e, "code", None)
             if isinstance(code, str):
@@ -112,7 +117,11 @@ class Rpc:
             else:
                 log.exception("table request %s failed", req.get("method"))
                 reply["error"] = {"code": "not_owner", "message": str(e)}
-        await self.bus.publish(f"rpc-reply:{req['from']}", reply)
+        try:
+            await self.bus.publish(f"rpc-reply:{req['from']}", reply)
+        except Exception as e:  # noqa: BLE001 - the bus closing (this node stopping) or Redis gone:
+            # the asking node's wait ends in RpcTimeout, and it looks the owner up again
+            log.warning("could not answer table request %s: %s", req.get("method"), e)
 
     async def _collect(self, sub: Subscription) -> None:
         async for reply in sub:
