@@ -1,7 +1,7 @@
 """Where a node's profile samples go, by the code they were in: the collapsed stacks of ``hokm loadtest
 --profile`` (one file per node) bucketed by the first of these a stack passes through.
 
-    python scripts/profile_share.py DIR/node0.txt [DIR/node1.txt ...]
+    python scripts/profile_share.py DIR/node0.txt [DIR/node1.txt ...] [--leaves N]
 
 Buckets, in the order a stack is tested: redis-py (its client and parsers), the Redis bus's own
 code, the requests to a table's owner node (``cluster/rpc.py``, ``cluster/lobby.py``), storage
@@ -43,12 +43,32 @@ def shares(path: Path) -> tuple[int, Counter[str]]:
     return total, out
 
 
+def leaves(paths: list[Path]) -> tuple[int, Counter[str]]:
+    """The samples of all ``paths`` by their innermost frame (function and line)."""
+    total, out = 0, Counter[str]()
+    for path in paths:
+        for line in path.read_text().splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not stack or not n.isdigit():
+                continue
+            total += int(n)
+            out[stack.rsplit(";", 1)[-1]] += int(n)
+    return total, out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+", type=Path)
-    for path in p.parse_args().files:
+    p.add_argument("--leaves", type=int, default=0, metavar="N",
+                   help="also the N innermost frames with the most samples, over all the files together")
+    args = p.parse_args()
+    for path in args.files:
         total, out = shares(path)
         print(f"{path}: {total} samples; " + ", ".join(f"{k} {v}" for k, v in out.most_common()))
+    if args.leaves:
+        total, out = leaves(args.files)
+        for frame, n in out.most_common(args.leaves):
+            print(f"{100 * n / total:5.1f} %  {n:5d}  {frame}")
 
 
 if __name__ == "__main__":
