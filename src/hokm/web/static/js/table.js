@@ -860,7 +860,6 @@ export class Table {
     };
     const others = [...this.el.seats.querySelectorAll(".seat")];
     let gap = tallestGap([...others, ...this.el.meSlot.querySelectorAll(".seat")]);
-    let top = null;
     if (!gap) {
       gap = tallestGap(others) || [bar.bottom, room.bottom];
       table.classList.add("summary-under-me");
@@ -875,12 +874,11 @@ export class Table {
       if (seat && seat.right > box.left && span.right - span.left >= Math.min(box.width, 220)
           && others.every((e) => clear(e.getBoundingClientRect()))) {
         o.style.paddingLeft = `${left - room.left}px`;
-        top = y;
       }
     }
     // The whole table stays dimmed; the box moves to the middle of its gap.
     o.style.alignItems = "flex-start";
-    o.style.paddingTop = `${(top ?? gap[0] + (gap[1] - gap[0] - box.height) / 2) - room.top}px`;
+    o.style.paddingTop = `${gap[0] + (gap[1] - gap[0] - box.height) / 2 - room.top}px`;
   }
 
   openTrumpChooser() {
