@@ -89,3 +89,18 @@ def test_sort_hand_puts_trump_first_high_cards_first() -> None:
 def test_pickle_keeps_interning() -> None:
     c = Card.parse("JD")
     assert pickle.loads(pickle.dumps(c)) is c
+
+
+def test_card_names_are_the_cards_of_a_mask_by_name() -> None:
+    import random
+
+    from hokm.cards import card_names, cards_in
+
+    rng = random.Random(5)
+    masks = [0, (1 << 52) - 1, 1, 1 << 51, 0x1FFF << 13]
+    masks += [rng.getrandbits(52) & rng.getrandbits(52) for _ in range(2000)]
+    for mask in masks:
+        assert card_names(mask) == [str(c) for c in cards_in(mask)]
+    names = card_names(masks[1])
+    names.clear()  # a caller's list is its own: the next answer is whole
+    assert len(card_names(masks[1])) == 52

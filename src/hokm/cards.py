@@ -150,6 +150,26 @@ def cards_in(mask: int) -> list[Card]:
     return out
 
 
+#: Per suit, the names of the cards of each 13-bit holding, made on first use (``card_names``).
+_SUIT_NAMES: tuple[dict[int, tuple[str, ...]], ...] = ({}, {}, {}, {})
+
+
+def card_names(mask: int) -> list[str]:
+    """The names of a mask's cards in :func:`cards_in`'s order: ``[str(c) for c in cards_in(mask)]``.
+
+    A view lists every hand by name after every action; each suit's holding is looked up whole.
+    """
+    out: list[str] = []
+    for s in range(4):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            names = _SUIT_NAMES[s].get(bits)
+            if names is None:
+                names = _SUIT_NAMES[s][bits] = tuple(_NAMES[c] for c in cards_in(bits << (13 * s)))
+            out += names
+    return out
+
+
 def iter_cards(mask: int) -> Iterator[Card]:
     while mask:
         low = mask & -mask

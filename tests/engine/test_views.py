@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -141,3 +142,49 @@ def test_views_json_is_each_seats_view_as_json(players: int) -> None:
         assert steps > 20
     with pytest.raises(ValueError):
         views_json(g, [players])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_views_with_a_history_memo_are_the_views_without(players: int) -> None:
+    """A :class:`HistoryMemo` kept over whole games (new hands, undone actions and deals, a new game
+    read through the same memo) changes no view, and hands out the same lists while no trick or
+    hand finishes."""
+    from hokm.engine.view import HistoryMemo, make_view, views_json
+
+    rng = random.Random(10 + players)
+    memo = HistoryMemo()
+    recipients: list[int | None] = [*range(players), None]
+    undone = reused = 0
+    for game_no in range(3):
+        g = Game.new(Rules(players=players, target_points=3), seed=300 * players + game_no)
+        before: list[dict[str, Any]] = []
+        applied = False
+        while True:
+            now = views_json(g, recipients, memo)
+            assert now == [make_view(g, s).to_json() for s in recipients]
+            if applied and len(before[0]["completed"]) == len(g.completed) > 0:
+                assert now[0]["completed"] is before[0]["completed"]  # no trick finished: the same list
+                reused += 1
+            before, applied = now, False
+            if g.is_over:
+                break
+            if rng.random() < 0.08 and g.actions:
+                g.undo()  # the game's lists are replaced: the memo makes new ones
+                undone += 1
+            elif g.phase is Phase.DEAL:
+                g.deal()
+            else:
+                g.apply(rng.choice(g.legal_actions()))
+                applied = True
+    assert undone > 5 and reused > 20
+    # Two games read in turn through one memo: each view is its own game's, whatever the lengths.
+    a, b = (Game.new(Rules(players=players, target_points=3), seed=s) for s in (1, 2))
+    for step in range(400):
+        for g in (a, b) if step % 3 else (b, a):
+            if g.is_over:
+                continue
+            if g.phase is Phase.DEAL:
+                g.deal()
+            else:
+                g.apply(rng.choice(g.legal_actions()))
+            assert views_json(g, recipients, memo) == [make_view(g, s).to_json() for s in recipients]

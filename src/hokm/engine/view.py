@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from ..cards import Card, Suit, card_of, cards_in
+from ..cards import Card, Suit, card_names, card_of, cards_in
 from ..rules import Rules, partner_of, side_of
 from .actions import Action, action_from_json
 from .phase import Phase
@@ -283,11 +283,59 @@ def _rules_json(rules: Rules) -> dict[str, Any]:
     return rules.to_dict()
 
 
-def public_json(game: ViewSource) -> dict[str, Any]:
+@lru_cache(maxsize=8)
+def _sides(n: int) -> list[int]:
+    return [side_of(seat, n) for seat in range(n)]
+
+
+def _trick_json(t: TrickRecord) -> dict[str, Any]:
+    return {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+
+
+class HistoryMemo:
+    """One game's finished tricks and hands as a view lists them, kept from one view to the next.
+
+    A finished trick or hand never changes, and a game only adds to its lists of them (a new hand
+    and an undo put new lists in their place): so a view reuses the list the view before it got
+    when the game's list is the same one at the same length, and otherwise makes a new list,
+    reusing the items of the old one that the game kept. The lists handed out are never changed.
+    """
+
+    __slots__ = ("_completed", "_completed_json", "_results", "_results_json")
+
+    def __init__(self) -> None:
+        self._completed: object = None
+        self._completed_json: list[dict[str, Any]] = []
+        self._results: object = None
+        self._results_json: list[dict[str, Any]] = []
+
+    def completed(self, game: ViewSource) -> list[dict[str, Any]]:
+        src = game.completed
+        done = self._completed_json
+        if src is not self._completed or len(src) < len(done):
+            self._completed, done = src, [_trick_json(t) for t in src]
+        elif len(src) > len(done):
+            done = done + [_trick_json(t) for t in src[len(done):]]
+        self._completed_json = done
+        return done
+
+    def results(self, game: ViewSource) -> list[dict[str, Any]]:
+        src = game.results
+        done = self._results_json
+        if src is not self._results or len(src) < len(done):
+            self._results, done = src, [r.view_json() for r in src]
+        elif len(src) > len(done):
+            done = done + [r.view_json() for r in src[len(done):]]
+        self._results_json = done
+        return done
+
+
+def public_json(game: ViewSource, memo: HistoryMemo | None = None) -> dict[str, Any]:
     """The fields of a view that anyone at the table may know, as in :meth:`SeatView.to_json`.
 
     The same list as :func:`make_view`'s public fields; a recipient's view is this object and
     :func:`own_json`'s for its seat together. Its lists may be shared: read them, do not change them.
+    ``memo``: the same game's history lists kept from the views before (:class:`HistoryMemo`).
     """
     n = game.n
     public: dict[str, Any] = {
@@ -303,14 +351,13 @@ def public_json(game: ViewSource) -> dict[str, Any]:
         "scores": list(game.scores),
         "hand_size": game.rules.hand_size,
         "hand_counts": [h.bit_count() for h in game.hands],
-        "sides": [side_of(seat, n) for seat in range(n)],
+        "sides": _sides(n),
         "leader": game.leader,
         "trick": [{"seat": s, "card": str(c)} for s, c in zip(game.trick_seats, game.trick)],
         "tricks": list(game.tricks),
         "seat_tricks": list(game.seat_tricks),
-        "completed": [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-                      for t in game.completed],
-        "results": [r.view_json() for r in game.results],
+        "completed": ([_trick_json(t) for t in game.completed] if memo is None else memo.completed(game)),
+        "results": [r.view_json() for r in game.results] if memo is None else memo.results(game),
     }
     if n == 2:
         public["stock_size"] = game.stock_size
@@ -336,7 +383,7 @@ def own_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, An
             raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
         mine_to_move = seat is not None and to_move == seat
         d: dict[str, Any] = {"seat": seat,
-                             "hand": [str(c) for c in cards_in(game.hands[seat])] if seat is not None else []}
+                             "hand": card_names(game.hands[seat]) if seat is not None else []}
         if mine_to_move:
             if legal is None:
                 legal = [a.to_json() for a in game.legal_actions()]
@@ -346,20 +393,20 @@ def own_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, An
         if two:
             draw_card = game.draw_card if mine_to_move else None
             d["draw_card"] = None if draw_card is None else str(draw_card)
-            d["discards"] = [str(c) for c in cards_in(game.discards[seat])] if seat is not None else []
+            d["discards"] = card_names(game.discards[seat]) if seat is not None else []
             d["draw_log"] = ([{"first": str(a), "second": str(b), "choice": "keep" if k else "pass"}
                               for a, b, k in game.draw_log[seat]] if seat is not None else [])
         out.append(d)
     return out
 
 
-def views_json(game: ViewSource, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+def views_json(game: ViewSource, seats: Sequence[int | None], memo: HistoryMemo | None = None) -> list[dict[str, Any]]:
     """``make_view(game, seat).to_json()`` for each of ``seats``, the public part built once.
 
     What a server sends after every event: one view per seat and one for spectators, each
     :func:`public_json` and the recipient's :func:`own_json`. The objects share their public lists:
-    read them, do not change them.
+    read them, do not change them. ``memo``: as for :func:`public_json`.
     """
     own = own_json(game, seats)
-    public = public_json(game)
+    public = public_json(game, memo)
     return [public | mine for mine in own]

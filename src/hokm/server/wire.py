@@ -34,7 +34,7 @@ from typing import Any, TypedDict
 
 import orjson
 
-from ..engine.view import ViewSource, own_json, public_json
+from ..engine.view import HistoryMemo, ViewSource, own_json, public_json
 from .protocol import PROTOCOL_VERSION
 from .redact import public_event, same_for_everyone, visible_to
 from .storage import EventRow
@@ -83,14 +83,15 @@ def dumps(message: Any) -> str:
     return orjson.dumps(message, option=_OPTIONS).decode()
 
 
-def make_views(game: ViewSource, recipients: Sequence[int | None]) -> Views:
+def make_views(game: ViewSource, recipients: Sequence[int | None], memo: HistoryMemo | None = None) -> Views:
     """The views of ``recipients`` (seats; ``None``: spectators), the public part built and encoded once.
 
     Each text is the object :func:`hokm.engine.view.views_json` gives for that recipient: the public
-    object's members, then the recipient's own, in one JSON object.
+    object's members, then the recipient's own, in one JSON object. ``memo``: the game's finished
+    tricks and hands kept from its views before (:class:`hokm.engine.view.HistoryMemo`).
     """
     own = own_json(game, recipients)  # first: it refuses a seat that is not at the table
-    public = public_json(game)
+    public = public_json(game, memo)
     head = dumps(public)[:-1]  # '{...' without its closing brace
     return Views(tuple(recipients), public, own, [head + "," + dumps(mine)[1:] for mine in own])
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...engine import Game, IllegalActionError, Rules, action_from_json, run_hakem_draw
-from ...engine.view import SeatView
+from ...engine.view import HistoryMemo, SeatView
 from ...fairness import HandSeeds, derive_deck, new_game, normalise_seed
 from ..botpool import BotPool
 from ..bus import Bus
@@ -63,6 +63,7 @@ class TableActor:
         self.status = row.status
         self.game_id = row.game_id
         self.game: Game | None = None
+        self._history = HistoryMemo()  # the game's finished tricks and hands, as its views list them
         self.fair: list[HandSeeds] = []
         self.started_at: float | None = None
         self.rematch_seats: set[int] = set()  # seats whose player asked for a rematch
@@ -141,7 +142,7 @@ class TableActor:
 
     def views(self, recipients: list[int | None]) -> Views | None:
         """The views of ``recipients`` (seats, ``None``: spectators) built and encoded in one pass; ``None`` before the start."""
-        return None if self.game is None else make_views(self.game, recipients)
+        return None if self.game is None else make_views(self.game, recipients, self._history)
 
     def state(self, seat: int | None, last_seq: int | None, member: bool | None = None) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), with missed events if asked.
