@@ -28,8 +28,7 @@ views, as before; this module only encodes what they built.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any, TypedDict
 
 import orjson
@@ -67,15 +66,44 @@ class Copy(TypedDict):
 NO_COPY: Copy = {"frames": [], "tail": "", "batch": None, "patch": None}
 
 
-@dataclass(frozen=True, slots=True)
+class _Copy(dict):  # type: ignore[type-arg]
+    """A :class:`Copy` whose two texts with the whole view (``batch`` and ``tail``) are made when one
+    of them is first read: a connection whose client takes view patches, and holds the view the
+    patch is made against, reads neither. :func:`made_whole` makes them at once."""
+
+    __slots__ = ("_make",)
+    _make: Callable[[], tuple[str | None, str]]
+
+    def __missing__(self, key: str) -> Any:
+        if key != "batch" and key != "tail":
+            raise KeyError(key)
+        self["batch"], self["tail"] = self._make()
+        return self[key]
+
+
+def made_whole(copy: Copy) -> Copy:
+    """``copy`` with every text in it (for a copy that leaves the node, encoded as it stands)."""
+    copy["tail"]  # read, so made
+    return copy
+
+
 class Views:
     """The views of ``recipients`` at one moment: the public part once, each recipient's own part,
-    and each whole view as JSON text (``texts[i]`` is ``recipients[i]``'s)."""
+    and each whole view as JSON text (``texts[i]`` is ``recipients[i]``'s, encoded when first asked
+    for: patches are made from the parts)."""
 
-    recipients: tuple[int | None, ...]
-    public: dict[str, Any]
-    own: list[dict[str, Any]]
-    texts: list[str]
+    __slots__ = ("recipients", "public", "own", "_texts")
+
+    def __init__(self, recipients: tuple[int | None, ...], public: dict[str, Any], own: list[dict[str, Any]],
+                 texts: list[str] | None = None) -> None:
+        self.recipients, self.public, self.own, self._texts = recipients, public, own, texts
+
+    @property
+    def texts(self) -> list[str]:
+        if self._texts is None:
+            head = dumps(self.public)[:-1]  # '{...' without its closing brace
+            self._texts = [head + "," + dumps(mine)[1:] for mine in self.own]
+        return self._texts
 
 
 def dumps(message: Any) -> str:
@@ -91,9 +119,7 @@ def make_views(game: ViewSource, recipients: Sequence[int | None], memo: History
     tricks and hands kept from its views before (:class:`hokm.engine.view.HistoryMemo`).
     """
     own = own_json(game, recipients)  # first: it refuses a seat that is not at the table
-    public = public_json(game, memo)
-    head = dumps(public)[:-1]  # '{...' without its closing brace
-    return Views(tuple(recipients), public, own, [head + "," + dumps(mine)[1:] for mine in own])
+    return Views(tuple(recipients), public_json(game, memo), own)
 
 
 def view_texts(game: ViewSource, recipients: Sequence[int | None]) -> list[str]:
@@ -151,22 +177,22 @@ def seats_text(seats: list[dict[str, Any]]) -> str:
     return dumps(seats)
 
 
-def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], views: Sequence[str] | None,
+def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], views: Views | Sequence[str] | None,
                  seats: str, status: str, deadline: dict[str, Any] | None,
                  patches: Sequence[str | None] | None = None) -> list[Copy]:
     """Every recipient's messages for ``rows``, as text (:class:`Copy`).
 
-    ``views[i]`` is the view of ``recipients[i]`` after the whole batch, as :func:`view_texts` gives
-    it (``None``: no game yet); every message of the batch carries it. ``patches[i]``, where given,
-    is that view as a patch of the recipient's previous one (:func:`view_patches`). ``seats``: the
-    seats' list as :func:`seats_text` encodes it.
+    ``views`` holds the view of each recipient after the whole batch (:func:`make_views`, or their
+    texts as :func:`view_texts` gives them; ``None``: no game yet); every message of the batch
+    carries it. ``patches[i]``, where given, is that view as a patch of the recipient's previous one
+    (:func:`view_patches`). ``seats``: the seats' list as :func:`seats_text` encodes it. The texts
+    with the whole view are made when first read (:func:`made_whole`).
     """
     ending = ',"status":' + dumps(status) + ',"deadline":' + dumps(deadline) + "}"
     # An event every recipient sees alike: ``{"seq":..,"at":..,"event":..`` (open), its sender.
     shared: dict[int, tuple[str, str | None]] = {}
     out: list[Copy] = []
     for i, r in enumerate(recipients):
-        view = "null" if views is None else views[i]
         frames: list[Frame] = []
         listed: list[str] = []
         one_by_one = False
@@ -184,13 +210,26 @@ def event_frames(rows: Sequence[EventRow], recipients: Sequence[int | None], vie
                            e.kind == "chat" and e.payload.get("channel") == "friends"])
             listed.append(item + "}")
             one_by_one = one_by_one or sender is not None
-        batch = patch = None
+        opening = patch = None
         if not one_by_one and listed:
             opening = '{"v":' + _VERSION + ',"type":"events","seq":' + str(frames[-1][0]) + ',"events":[' + ",".join(listed)
-            batch = opening + '],"view":' + view + ending
             changed = None if patches is None else patches[i]
             if changed is not None:
                 patch = opening + '],"view_patch":' + changed + ending
-        out.append({"frames": frames, "tail": ',"view":' + view + ',"seats":' + seats + ending, "batch": batch,
-                    "patch": patch})
+        copy = _Copy(frames=frames, patch=patch)
+        copy._make = _whole_view(views, i, opening, seats, ending)
+        out.append(copy)  # type: ignore[arg-type]
     return out
+
+
+def _whole_view(views: Views | Sequence[str] | None, i: int, opening: str | None, seats: str,
+                ending: str) -> Callable[[], tuple[str | None, str]]:
+    """The maker of a :class:`Copy`'s ``batch`` and ``tail``: its ``events`` message (``None`` without
+    an ``opening``) and its ``event`` messages' tail, each with recipient ``i``'s whole view."""
+
+    def make() -> tuple[str | None, str]:
+        view = "null" if views is None else (views.texts if isinstance(views, Views) else views)[i]
+        tail = ',"view":' + view + ',"seats":' + seats + ending
+        return (None if opening is None else opening + '],"view":' + view + ending), tail
+
+    return make

@@ -337,12 +337,16 @@ class Connection:
     def _one_message(self, batch: dict[str, Any], seat: int | None, copy: Copy) -> str | None:
         """The batch as the one ``events`` message this connection sends (its view patched where
         the patch was made against the view it sent last); ``None``: it goes event by event."""
-        whole = copy["batch"]
-        if not self.batched or whole is None or copy["frames"][0][0] <= self._after:
+        if not self.batched or copy["frames"][0][0] <= self._after:
             return None
-        patch = copy["patch"]
+        patch = copy["patch"]  # where there is one, there is a whole ``batch`` too
+        whole: str | None
         if self.patched and patch is not None and self._view_at == (seat, batch["base"]):
             whole = patch
+        else:
+            whole = copy["batch"]  # the whole view's text, made here if no connection made it before
+            if whole is None:
+                return None
         seats = batch["seats"]
         return whole if seats == self._seats_sent else with_seats(whole, seats)
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..bus import Bus
 from ..redact import public_event, visible_to
 from ..storage import EventRow, Storage, TableUpdate
-from ..wire import NO_COPY, Copy, Views, event_frames, seats_text, view_patches
+from ..wire import NO_COPY, Copy, Views, event_frames, made_whole, seats_text, view_patches
 
 #: Events that move the game (an action sent before the latest of them is stale).
 GAME_KINDS = frozenset({"start", "deal", "action", "trick", "hand_over", "game_over"})
@@ -97,9 +97,10 @@ class EventLog:
         made: list[Copy] = []
         now = views(recipients) if recipients else None
         if recipients:
-            texts = None if now is None else now.texts
             patches = None if now is None else view_patches(self._views, now)
-            made = event_frames(rows, recipients, texts, seats_json, status, deadline, patches)
+            made = event_frames(rows, recipients, now, seats_json, status, deadline, patches)
+            if remote:  # encoded for the other nodes as they stand
+                made = [made_whole(copy) for copy in made]
         base, self._views, self._views_seq = self._views_seq, now, rows[-1].seq
         copies: dict[int | None, Copy] = dict(zip(recipients, made))
         await self.bus.publish(self.channel, {"seq": rows[-1].seq, "base": base,
