@@ -21,6 +21,11 @@ each seat with its own deflate context (four per table), so that a context is co
 when its next message comes; with uvicorn's settings (a 4 KiB window, ``memLevel`` 5) and with a
 2 KiB window and ``memLevel`` 4; and patched, with messages under 1 KiB sent as they are, as the
 server does (:mod:`hokm.server.wsdeflate`). Prints microseconds per action and bytes per action.
+
+And a table's own publishing as a node does it (``--table-only``: this alone), four seats whose
+clients take view patches: the table's game played on (so the views can reuse what the views before
+made), its views, patches and copies, and the text each connection reads. Runs on an older tree
+too (``PYTHONPATH=/path/to/its/src``), to compare.
 """
 
 from __future__ import annotations
@@ -105,6 +110,38 @@ def sent(actions: list[tuple[Game, list[EventRow]]], mode: str, repeat: int,
     return best / len(actions) * 1e6, count, raw, packed
 
 
+def as_a_table(games: int, repeat: int) -> float:
+    """Microseconds per action of a table's own publishing work for four seats whose clients take
+    patches: the views (the table's game itself, played on, with its ``HistoryMemo`` where the tree
+    has one), the patches, the copies, and the text each connection reads from its copy. Works on
+    older trees too (``PYTHONPATH``), whose views took no memo and whose copies took the texts."""
+    from hokm.engine import view as engine_view
+    from hokm.server import wire
+
+    memo_kind = getattr(engine_view, "HistoryMemo", None)
+    seats = [0, 1, 2, 3]
+    best = float("inf")
+    for _ in range(repeat):
+        total, n, seq, game_seen = 0.0, 0, 0, None
+        for game, seat, action in random_actions(games):
+            if game is not game_seen:
+                game_seen, before = game, None
+                memo = None if memo_kind is None else memo_kind()
+            seq += 1
+            rows = [EventRow("t", seq, "action", {"seat": seat, "action": action.to_json(), "by": "player"}, 1.0)]
+            t0 = time.perf_counter()
+            now = wire.make_views(game, seats) if memo is None else wire.make_views(game, seats, memo)
+            patches = wire.view_patches(before, now)
+            for copy in wire.event_frames(rows, seats, now.texts if memo is None else now, SEATS, "playing",
+                                          DEADLINE, patches):
+                if copy["patch"] is None:
+                    copy["batch"]  # read by a connection without the view the patch is made against
+            total += time.perf_counter() - t0
+            n, before = n + 1, now
+        best = min(best, total / n)
+    return best * 1e6
+
+
 def in_turn(actions: list[tuple[Game, list[EventRow]]], patched: bool, tables: int, wbits: int,
             mem_level: int, min_bytes: int = 0) -> tuple[float, float]:
     """Microseconds and bytes on the wire per action, the four seats' batches of ``tables`` tables
@@ -139,7 +176,12 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--thresholds", default="", help="also: the batches in turn, patched, leaving messages under each "
                    "of these byte counts uncompressed (comma-separated, e.g. 0,256,512,1024)")
+    p.add_argument("--table-only", action="store_true", help="only a table's own publishing, as a node does it")
     a = p.parse_args()
+    if a.table_only:
+        print(f"a table's own publishing, four seats taking patches, the game played on: "
+              f"{as_a_table(a.games, a.repeat):.1f} us an action")
+        return
     actions = positions(a.games)
     every = per_action(actions, [0, 1, 2, 3, None], a.repeat)
     one = per_action(actions, [0], a.repeat)
@@ -154,6 +196,9 @@ def main() -> None:
     print(f"four seats' messages made and compressed, {MODES['patched']}, those under {MIN_BYTES} bytes as they are: "
           f"{us:.1f} us an action; {count / len(actions):.2f} messages, {raw / len(actions):.0f} bytes, "
           f"{packed / len(actions):.0f} on the wire")
+
+    print(f"a table's own publishing, four seats taking patches, the game played on: "
+          f"{as_a_table(a.games, a.repeat):.1f} us an action")
 
     for patched in (False, True):
         for wbits, mem_level in ((12, 5), (11, 4)):

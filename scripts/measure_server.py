@@ -35,6 +35,8 @@ two rounds, alternating: before, then after with players taking one message per 
 each``), one message per batch with the whole view (``--events batched``) and one message per batch
 with the view as a patch (``--events patched``, as the web table); ``--load steady``: at the steady
 load instead. A server is driven with the most its ``hello`` takes when the arguments do not say.
+``--rounds N``: N rounds where these say two (the machine's own speed can swing by a fifth from
+one minute to the next; a change of a tenth needs more than two rounds to show).
 """
 
 from __future__ import annotations
@@ -188,6 +190,8 @@ def main() -> int:
     p.add_argument("--out", type=Path, required=True, help="folder for the reports and the nodes' logs")
     p.add_argument("--before-without", default="", help="modules the older tree's nodes run without, comma-separated "
                    "(packages added to the extras since, e.g. hiredis)")
+    p.add_argument("--rounds", type=int, default=2, help="rounds of each comparison (default 2); on a noisy machine "
+                   "more rounds, alternating, separate a small change from the machine's own swings")
     p.add_argument("--profile", action="store_true", help="sample each run's nodes with py-spy (hokm loadtest --profile)")
     a = p.parse_args()
     BEFORE_WITHOUT[:] = [m for m in a.before_without.split(",") if m]
@@ -195,7 +199,7 @@ def main() -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     before = a.before_src
     if a.what == "cpu":
-        for r in (1, 2):
+        for r in range(1, a.rounds + 1):
             if before:
                 run(f"r{r}-before-sqlite", a.out, before_src=before, args=SATURATING)
             run(f"r{r}-after-sqlite", a.out, before_src=None, args=SATURATING)
@@ -211,14 +215,14 @@ def main() -> int:
             run(f"r{r}-after-2nodes-spread", a.out, before_src=None, nodes=2, args=SATURATING)
             run(f"r{r}-after-2nodes-owner", a.out, before_src=None, nodes=2, args=[*SATURATING, "--route", "owner"])
     elif a.what == "sqlite":
-        for r in (1, 2):
+        for r in range(1, a.rounds + 1):
             for label, src in (("before", before), ("after", None)):
                 if label == "before" and not before:
                     continue
                 run(f"r{r}-{label}-sqlite-saturating", a.out, before_src=src, args=SATURATING)
                 run(f"r{r}-{label}-sqlite-steady", a.out, before_src=src, args=STEADY)
     elif a.what == "cluster":
-        for r in (1, 2):
+        for r in range(1, a.rounds + 1):
             for label, src in (("before", before), ("after", None)):
                 if label == "before" and not before:
                     continue
@@ -227,7 +231,7 @@ def main() -> int:
                 run(f"r{r}-{label}-2nodes-owner", a.out, before_src=src, nodes=2, args=[*STEADY, "--route", "owner"])
     elif a.what == "batches":
         load = SATURATING if a.load == "saturating" else STEADY
-        for r in (1, 2):
+        for r in range(1, a.rounds + 1):
             for pg, store in ((False, "sqlite"), (True, "pg")):
                 if before:
                     run(f"r{r}-before-{store}", a.out, before_src=before, pg=pg, args=load)
@@ -237,7 +241,7 @@ def main() -> int:
         for tables in [int(x) for x in a.tables.split(",")]:
             human = ["--tables", str(tables), "--think", "3000", "--duration", "60", "--warmup", "10", "--no-echo",
                      "--churn", "20"]
-            for r in (1, 2):
+            for r in range(1, a.rounds + 1):
                 if before:
                     run(f"r{r}-churn-{tables}-before", a.out, before_src=before, args=human)
                 run(f"r{r}-churn-{tables}-after", a.out, before_src=None, args=human)
