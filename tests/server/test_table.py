@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+import orjson
 from sqlalchemy import delete, update
 
 from hokm.server.botpool import BotPool
@@ -117,9 +118,12 @@ class _RecordingBus(MemoryBus):
     def __init__(self) -> None:
         super().__init__()
         self.remote: list[bool] = []
+        self.carried: list[dict] = []  # type: ignore[type-arg]  # what another node would read of each remote one
 
     async def publish(self, channel: str, message: dict, *, remote: bool = True) -> None:  # type: ignore[type-arg]
         self.remote.append(remote)
+        if remote:  # encoded as the Redis bus encodes it, before any local reader has read a copy
+            self.carried.append(orjson.loads(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)))
         await super().publish(channel, message, remote=remote)
 
 
@@ -144,6 +148,10 @@ def test_events_go_to_other_nodes_only_while_one_has_a_connection_there(tmp_path
         n = len(bus.remote)
         await _wait_for(lambda: len(bus.remote) > n + 2)
         assert all(bus.remote[n:])
+        # Each copy another node reads is whole: its texts with the whole view made before encoding.
+        copies = [c for m in bus.carried for c in [*m["per_seat"], m["spectator"]] if c["frames"]]
+        assert copies and all(set(c) == {"frames", "tail", "batch", "patch"} and c["tail"].startswith(',"view":')
+                              for c in copies)
         actor.watched_from("node-b", -1)
         assert actor.watchers == {"node-b": 1}
         actor.watched_from("node-b", -1)

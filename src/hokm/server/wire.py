@@ -54,7 +54,11 @@ class Copy(TypedDict):
     as one ``events`` message without its seats (``None``: a chat event in the batch names its
     sender, which each connection checks, so the messages go one by one; or nothing of the batch
     is the recipient's); ``patch``: the same ``events`` message with a ``view_patch`` in place of
-    its ``view`` (``None`` where ``batch`` is, or where there is no view of the recipient to patch)."""
+    its ``view`` (``None`` where ``batch`` is, or where there is no view of the recipient to patch).
+
+    A copy :func:`event_frames` makes holds ``batch`` and ``tail`` only once one of them is read by
+    key (``copy["batch"]``): read them so, never with ``get``, ``in`` or by iterating, and pass a copy
+    through :func:`made_whole` before encoding it."""
 
     frames: list[Frame]
     tail: str
