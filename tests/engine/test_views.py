@@ -171,11 +171,9 @@ def test_views_with_a_history_memo_are_the_views_without(players: int) -> None:
             if rng.random() < 0.08 and g.actions:
                 g.undo()  # the game's lists are replaced: the memo makes new ones
                 undone += 1
-            elif g.phase is Phase.DEAL:
-                g.deal()
             else:
-                g.apply(rng.choice(g.legal_actions()))
-                applied = True
+                applied = g.phase is not Phase.DEAL
+                random_step(g, rng)
     assert undone > 5 and reused > 20
     # Two games read in turn through one memo: each view is its own game's, whatever the lengths.
     a, b = (Game.new(Rules(players=players, target_points=3), seed=s) for s in (1, 2))
@@ -183,8 +181,5 @@ def test_views_with_a_history_memo_are_the_views_without(players: int) -> None:
         for g in (a, b) if step % 3 else (b, a):
             if g.is_over:
                 continue
-            if g.phase is Phase.DEAL:
-                g.deal()
-            else:
-                g.apply(rng.choice(g.legal_actions()))
+            random_step(g, rng)
             assert views_json(g, recipients, memo) == [make_view(g, s).to_json() for s in recipients]
