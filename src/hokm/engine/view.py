@@ -8,7 +8,7 @@ converts to JSON (:meth:`SeatView.to_json`) for the bot protocol and the server,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -182,8 +182,7 @@ class SeatView:
             "trick": [{"seat": s, "card": str(c)} for s, c in self.trick],
             "tricks": list(self.tricks),
             "seat_tricks": list(self.seat_tricks),
-            "completed": [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-                          for t in self.completed],
+            "completed": [_trick_json(t) for t in self.completed],
             "results": [r.view_json() for r in self.results],
             "legal": [a.to_json() for a in self.legal],
         }
@@ -289,7 +288,20 @@ def _sides(n: int) -> list[int]:
 
 
 def _trick_json(t: TrickRecord) -> dict[str, Any]:
+    """A finished trick as a view lists it."""
     return {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+
+
+def _listed(src: Sequence[Any], before: object, done: list[dict[str, Any]],
+            item: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+    """``src``'s items as ``item`` makes them, given ``done``, the list made for ``before``: ``done``
+    itself while ``src`` is ``before`` at the same length, ``done`` and the items added since while it
+    grew, and a new list otherwise."""
+    if src is not before or len(src) < len(done):
+        return [item(x) for x in src]
+    if len(src) > len(done):
+        return done + [item(x) for x in src[len(done):]]
+    return done
 
 
 class HistoryMemo:
@@ -311,23 +323,15 @@ class HistoryMemo:
 
     def completed(self, game: ViewSource) -> list[dict[str, Any]]:
         src = game.completed
-        done = self._completed_json
-        if src is not self._completed or len(src) < len(done):
-            self._completed, done = src, [_trick_json(t) for t in src]
-        elif len(src) > len(done):
-            done = done + [_trick_json(t) for t in src[len(done):]]
-        self._completed_json = done
-        return done
+        self._completed_json = _listed(src, self._completed, self._completed_json, _trick_json)
+        self._completed = src
+        return self._completed_json
 
     def results(self, game: ViewSource) -> list[dict[str, Any]]:
         src = game.results
-        done = self._results_json
-        if src is not self._results or len(src) < len(done):
-            self._results, done = src, [r.view_json() for r in src]
-        elif len(src) > len(done):
-            done = done + [r.view_json() for r in src[len(done):]]
-        self._results_json = done
-        return done
+        self._results_json = _listed(src, self._results, self._results_json, HandResult.view_json)
+        self._results = src
+        return self._results_json
 
 
 def public_json(game: ViewSource, memo: HistoryMemo | None = None) -> dict[str, Any]:
