@@ -460,6 +460,10 @@ def test_the_hand_reads_in_the_pages_direction(server, open_page, lang):
     assert z > z_next if lang == "fa" else z < z_next
     # The arrows go the way the hand is laid.
     page.locator(f".hand .card[data-card='{order[0]}']").evaluate("(e) => { e.disabled = false; e.focus(); }")
+    # The other seats' plays redraw the hand: the focus stays where the player put it.
+    page.evaluate("() => window.hokmDebug.table.render()")
+    page.locator(f".hand .card[data-card='{order[0]}']").evaluate("(e) => { e.disabled = false; }")
+    assert page.evaluate("() => document.activeElement && document.activeElement.dataset.card") == order[0]
     page.keyboard.press("ArrowLeft" if lang == "fa" else "ArrowRight")
     focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.card")
     assert order.index(focused) > 0, focused

@@ -721,6 +721,10 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
       window.hokmDebug.table.placeSummary(); }""")
     page.wait_for_timeout(50)
     assert page.evaluate(SUMMARY_COVERS) == []
+    # Views go on coming while it is up (the next deal grows the hand below it): each one places it afresh.
+    page.evaluate("""() => { document.querySelector(".overlay[data-kind='hand']").style.paddingTop = '0px';
+      window.hokmDebug.table.render(); }""")
+    assert page.evaluate(SUMMARY_COVERS) == []
     # The crown, the dealer's mark and the Hokm badge speak of the same hand: the one just played (the view
     # already names the next hand's Hâkem and dealer).
     view = table_view(page)

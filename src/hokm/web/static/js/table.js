@@ -343,6 +343,8 @@ export class Table {
     this.renderActions();
     this.renderStatus();
     this.renderTools();
+    // What the view changed (the next deal's hand, a seat's marks) may move what the open summary must not cover.
+    this.placeSummary();
   }
 
   renderBar() {
@@ -505,8 +507,14 @@ export class Table {
       el.dataset.index = String(i);
     });
     for (const [card, el] of old) if (!keep.has(card)) el.remove();
-    // keep DOM order equal to the sorted order, for tabbing and screen readers
-    hand.forEach((card) => { const el = e.hand.querySelector(`[data-card="${card}"]`); if (el) e.hand.append(el); });
+    // Keep the DOM order equal to the sorted order, for tabbing and screen readers. Only a card out of its place
+    // moves: a moved element loses the focus, and a keyboard player's focus must outlive the other seats' plays.
+    const focused = e.hand.contains(document.activeElement) ? document.activeElement : null;
+    hand.forEach((card, i) => {
+      const el = e.hand.querySelector(`[data-card="${card}"]`);
+      if (el && e.hand.children[i] !== el) e.hand.insertBefore(el, e.hand.children[i] || null);
+    });
+    if (focused && focused.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
     this.layoutHand(true);
     this.updateRovingTabindex();
   }
