@@ -81,7 +81,7 @@ def test_the_running_policy_is_the_only_collector_and_gives_collection_back_when
         p.start()
         assert not gc.isenabled() and gc.get_freeze_count() > 0
         ref = garbage_cycle()
-        for _ in range(100):  # a cycle made now is freed by a tick, not left for good
+        for _ in range(500):  # a cycle made now is freed by a tick (once a second), not left for good
             if ref() is None:
                 break
             time.sleep(0.02)

@@ -685,6 +685,13 @@ SUMMARY_COVERS = """() => {
 }"""
 
 
+# What the summary covers, the moment it is found held up while it is looked at: it closes by itself once the next
+# hand comes and its time is up, which a loaded machine's screenshot could outlast.
+HOLD_SUMMARY = f"""() => {{ const covered = ({SUMMARY_COVERS})();
+  if (covered !== null) window.hokmDebug.table.summaryUntil = Date.now() + 60000;
+  return covered; }}"""
+
+
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE, {"width": 360, "height": 640},
                                       {"width": 844, "height": 390}],
                          ids=["portrait-390", "portrait-360", "portrait-360x640", "landscape"])
@@ -700,7 +707,7 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
     covered = None
     dealt = None  # (hand, dealer) of the hand being played, as the view said while it was played
     while covered is None and time.monotonic() < deadline:
-        covered = page.evaluate(SUMMARY_COVERS)
+        covered = page.evaluate(HOLD_SUMMARY)
         if covered is None:
             v = table_view(page)
             if v and v["phase"] == "play":
@@ -708,9 +715,6 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
             act_once(page)
             page.wait_for_timeout(20)
     assert covered is not None, "no hand ended in time"
-    # Held up while it is looked at: it closes by itself once the next hand comes and its time is up, which a
-    # loaded machine's screenshot could outlast.
-    page.evaluate("() => { window.hokmDebug.table.summaryUntil = Date.now() + 60000; }")
     shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
     assert covered == [], covered
     # A kot's summary is a line taller (its callout, as the table draws it); on a phone on its side it lay over the

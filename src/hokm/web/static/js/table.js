@@ -218,8 +218,8 @@ export class Table {
     // The summary of the last hand (or the ace draw) stays up a moment, then the new hand takes the table.
     const held = this.el.overlay.dataset.kind;
     if ((held === "hand" || held === "ace") && v.phase !== "deal" && v.phase !== "over") {
-      const wait = this.summaryUntil - Date.now();
-      if (wait > 0 && !hurry) await sleep(wait);
+      // Until the time it is held to, which may be put later while it waits.
+      for (let wait = this.summaryUntil - Date.now(); wait > 0 && !hurry; wait = this.summaryUntil - Date.now()) await sleep(wait);
       this.closeModal(held);
     }
     // Show the ace draw once: from its event, or on first sight of a game that has not begun playing.
@@ -607,7 +607,13 @@ export class Table {
     if ((held === "hand" || held === "ace") && wait > 0) {
       // Let the summary be read; the choice opens right after.
       clearTimeout(this.heldTimer);
-      this.heldTimer = setTimeout(() => { this.closeModal(held); this.render(); }, wait);
+      const release = () => {
+        const left = this.summaryUntil - Date.now();
+        if (left > 0) { this.heldTimer = setTimeout(release, left); return; }
+        this.closeModal(held);
+        this.render();
+      };
+      this.heldTimer = setTimeout(release, wait);
       return;
     }
     if (kind === "trump") this.openTrumpChooser();
