@@ -434,6 +434,40 @@ def test_a_first_desktop_visit_shows_the_title_first(server, open_page):
     shot(page, "readable-home-first-visit-fa-1440")
 
 
+# ------------------------------------------------------------------------------------------------ 9b. phone home
+# Those of the elements lying whole on the screen whose middle shows something else: what lies over them.
+UNCOVERED = """(sels) => sels.flatMap((sel) => [...document.querySelectorAll(sel)]).filter((e) => {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.bottom > innerHeight) return false;  // only what lies whole on the screen
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return !(top && e.contains(top)); }).map((e) => e.textContent.trim() || e.id || e.className)"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 740}, PHONE, {"width": 360, "height": 640}],
+                         ids=["360x740", "390x844", "360x640"])
+def test_a_phone_shows_the_start_button_on_the_first_screen(server, open_page, lang, viewport):
+    """Upright on a phone the title and the choices fill the first screen: the start button stays at its foot,
+    over nothing one must read or type there first, and lies in its own place, over nothing, once the page is
+    scrolled to it."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR" if lang == "fa" else "en-US",
+                     settings={"lang": lang, "nickname": "سارا" if lang == "fa" else "Sara"})
+    page.wait_for_selector("#play-computer")
+    start = box(page, "#play-computer")
+    assert start is not None and 0 <= start["top"] and start["bottom"] <= viewport["height"], start
+    assert page.evaluate(UNCOVERED, ["#play-computer", "#nickname", ".panel-name .field-label", ".panel-computer h2"]) == []
+    shot(page, f"readable-home-start-{lang}-{viewport['width']}x{viewport['height']}")
+    page.evaluate("() => document.querySelector('#room-code').scrollIntoView({ block: 'end' })")
+    page.wait_for_timeout(100)
+    assert page.evaluate(UNCOVERED, [".panel-computer .seg", ".panel-computer .field-label", ".level-about", "#play-computer"]) == []
+    # and it starts the game with what was chosen
+    page.locator(".panel-computer .seg[data-value='3']").first.click()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.click("#play-computer")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.players === 3",
+                           timeout=20000)
+
+
 # ------------------------------------------------------------------------------------------------ 10. hand order
 @pytest.mark.parametrize("lang", ["fa", "en"])
 def test_the_hand_reads_in_the_pages_direction(server, open_page, lang):
