@@ -693,11 +693,12 @@ HOLD_SUMMARY = f"""() => {{ const covered = ({SUMMARY_COVERS})();
 
 
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE, {"width": 360, "height": 640},
-                                      {"width": 844, "height": 390}],
-                         ids=["portrait-390", "portrait-360", "portrait-360x640", "landscape"])
+                                      {"width": 844, "height": 390}, {"width": 1024, "height": 768}],
+                         ids=["portrait-390", "portrait-360", "portrait-360x640", "landscape", "tablet"])
 def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, viewport):
     """On a phone the summary of a hand, centred on the whole table, lay over the scores in the bar (on its side)
-    and over your own seat (upright), where «شما» cut at its start read «ما», "we"."""
+    and over your own seat (upright), where «شما» cut at its start read «ما», "we". Where the table is wide it
+    lies beside the trick, which stays in sight."""
     page = open_page(server + "/", viewport=viewport, settings={"lang": "fa", "nickname": "سارا"})
     page.wait_for_selector("#play-computer")
     page.locator(".seg[data-value='4']").first.click()
@@ -717,6 +718,11 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
     assert covered is not None, "no hand ended in time"
     shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
     assert covered == [], covered
+    if viewport["width"] >= 1000:
+        under = page.evaluate("""() => { const b = document.querySelector(".overlay[data-kind='hand'] .modal").getBoundingClientRect();
+          return [...document.querySelectorAll('.trick-card')].filter((c) => { const r = c.getBoundingClientRect();
+            return r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top; }).map((c) => c.dataset.card); }""")
+        assert under == [], under
     # A kot's summary is a line taller (its callout, as the table draws it); on a phone on its side it lay over the
     # partner's name. The deals decide whether a kot comes, so its line is added to the summary shown.
     page.evaluate("""() => { const m = document.querySelector(".overlay[data-kind='hand'] .modal");

@@ -855,12 +855,14 @@ export class Table {
     o.style.alignItems = "";
     o.style.paddingTop = "";
     o.style.paddingLeft = "";
+    o.style.paddingRight = "";
     table.classList.remove("summary-under-me");
     if (o.hidden || o.dataset.kind !== "hand" || !o.firstElementChild) return;
     const room = table.getBoundingClientRect();
     const box = o.firstElementChild.getBoundingClientRect();
     const need = box.height + 16; // and a margin above and below
     const bar = this.el.top.getBoundingClientRect();
+    if (this.placeSummaryBesideTrick(room, box, bar)) return;
     const inColumn = (r) => r.width > 0 && r.height > 0 && r.right > box.left && r.left < box.right;
     const tallestGap = (seats) => {
       const blocks = [bar, ...seats.map((e) => e.getBoundingClientRect())].filter(inColumn).sort((p, q) => p.top - q.top);
@@ -893,6 +895,38 @@ export class Table {
     // The whole table stays dimmed; the box moves to the middle of its gap.
     o.style.alignItems = "flex-start";
     o.style.paddingTop = `${gap[0] + (gap[1] - gap[0] - box.height) / 2 - room.top}px`;
+  }
+
+  /** Where the table is wide (a desktop, a tablet), the summary lies beside the trick, between it and a side
+   *  seat: the hand's last trick stays in sight, the box covers no seat and no score, and it stays put as the
+   *  next deal comes (the trick's area does not move). False where no side has the room. */
+  placeSummaryBesideTrick(room, box, bar) {
+    const o = this.el.overlay;
+    const trick = this.el.trick.getBoundingClientRect();
+    if (!trick.width) return false;
+    const top = Math.max(bar.bottom + 8, Math.min(room.bottom - box.height - 8, (trick.top + trick.bottom - box.height) / 2));
+    if (top < bar.bottom + 8) return false;
+    const band = (r) => r.width > 0 && r.height > 0 && r.bottom > top && r.top < top + box.height;
+    const seats = [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]
+      .map((e) => e.getBoundingClientRect()).filter(band);
+    const margin = 12;
+    const slot = (from, to) => (to - from >= box.width + 2 * margin ? [from, to] : null);
+    const leftEdge = Math.max(room.left, ...seats.filter((r) => r.right <= trick.left).map((r) => r.right));
+    const rightEdge = Math.min(room.right, ...seats.filter((r) => r.left >= trick.right).map((r) => r.left));
+    const left = slot(leftEdge, trick.left), right = slot(trick.right, rightEdge);
+    // A seat lying across the band between the trick and the edge closes that side.
+    const open = (g) => g && seats.every((r) => r.right <= g[0] || r.left >= g[1]);
+    const rtl = document.documentElement.dir === "rtl";
+    const sides = (rtl ? [right, left] : [left, right]).filter(open); // the side where reading starts first
+    if (!sides.length) return false;
+    const [from, to] = sides[0];
+    const x = from + (to - from - box.width) / 2;
+    o.style.alignItems = "flex-start";
+    o.style.paddingTop = `${top - room.top}px`;
+    // Padded to the box's own width on both sides, it lies there whichever way the page reads.
+    o.style.paddingLeft = `${x - room.left}px`;
+    o.style.paddingRight = `${room.right - x - box.width}px`;
+    return true;
   }
 
   openTrumpChooser() {
