@@ -238,3 +238,29 @@ def test_the_card_from_the_stock_leaves_the_hand_in_sight(server, open_page):
             covered.append(f"{w}x{h}: {hidden} cards under the dialog")
         shot(page, f"layout/fa-2p-draw-{w}x{h}")
     assert not covered, covered
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 360, "height": 740}, {"width": 844, "height": 390}],
+                         ids=["390x844", "360x740", "844x390"])
+def test_the_hokm_chooser_leaves_the_scores_in_sight(server, open_page, viewport):
+    """On a phone held upright the bar takes two rows, and the Hokm chooser opened over the second: the scores.
+    It opens under the bar, with its five cards and its four suits on the screen."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7)
+    bring_to_trick(page, 4)
+    # The chooser as the Hâkem meets it: the first five cards, the suits to choose from, no Hokm yet.
+    page.evaluate("""() => { const tb = window.hokmDebug.table; tb.closeModal();
+      tb.view = { ...tb.view, phase: 'trump', trump: null, hand: tb.view.hand.slice(0, 5), hand_size: 5, trick: [],
+        legal: ['S', 'H', 'D', 'C'].map((suit) => ({ type: 'trump', suit })) };
+      tb.summaryUntil = 0; tb.render(); }""")
+    page.wait_for_selector(".overlay[data-kind='trump'] .suit-btn")
+    found = page.evaluate("""() => {
+      const m = document.querySelector(".overlay[data-kind='trump'] .modal").getBoundingClientRect();
+      const covered = [...document.querySelectorAll("[data-testid=top-bar] .flower-box")].filter((e) => {
+        const r = e.getBoundingClientRect(); return r.top < m.bottom && r.bottom > m.top && r.left < m.right && r.right > m.left; })
+        .map((e) => e.textContent.trim());
+      const off = [...document.querySelectorAll(".overlay[data-kind='trump'] .five img, .overlay[data-kind='trump'] .suit-btn")]
+        .map((e) => e.getBoundingClientRect()).filter((r) => r.top < m.top || r.bottom > Math.min(m.bottom, innerHeight)).length;
+      return { covered, off }; }""")
+    shot(page, f"layout/fa-4p-{viewport['width']}x{viewport['height']}-hokm-chooser")
+    assert found == {"covered": [], "off": 0}, found

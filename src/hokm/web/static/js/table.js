@@ -848,7 +848,8 @@ export class Table {
    *  tallest gap between them that holds it (on a phone held upright, between the partner's seat and yours;
    *  on its side, below the partner's). Where no gap is tall enough (a small phone), it takes the tallest one
    *  that leaves out only your own seat, and your seat is drawn over it: a seat half covered misreads, «شما»
-   *  cut to «ما». The other dialogs cover the whole table. */
+   *  cut to «ما». A choice on the clock (the Hokm, a card from the stock) opens under the bar; the other
+   *  dialogs cover the whole table. */
   placeSummary() {
     const o = this.el.overlay;
     const table = this.el.table;
@@ -857,6 +858,13 @@ export class Table {
     o.style.paddingLeft = "";
     o.style.paddingRight = "";
     table.classList.remove("summary-under-me");
+    if (!o.hidden && (o.dataset.kind === "trump" || o.dataset.kind === "draw")) {
+      // A choice on the clock opens under the bar, whose scores it would cover where the bar takes two rows (a
+      // phone held upright).
+      const under = this.el.top.getBoundingClientRect().bottom - table.getBoundingClientRect().top + 8;
+      if (under > 70) o.style.paddingTop = `${under}px`;
+      return;
+    }
     if (o.hidden || o.dataset.kind !== "hand" || !o.firstElementChild) return;
     const room = table.getBoundingClientRect();
     const box = o.firstElementChild.getBoundingClientRect();
