@@ -203,6 +203,9 @@ def test_a_refused_card_shakes_and_says_why(server, open_page, lang, viewport):
     assert note.inner_text() == (f"You must follow suit: play a card in {suit}" if lang == "en"
                                  else f"باید خال زمینه را بازی کنید: یک کارت {suit_fa}"), note.inner_text()
     assert not note_covers(page), note_covers(page)
+    # It takes the status's place only: the clock of the turn stays in sight beside it.
+    timer = page.locator(".my-timer")
+    assert timer.is_visible() and timer.inner_text().strip(), timer.inner_text()
     shot(page, f"phone-{lang}-refused-card")
     assert target in table_view(page)["hand"]  # nothing was played
 
