@@ -385,10 +385,14 @@ class CChat(_Model):
         return self
 
 
+#: The integers a ping's id may be: those every client (JavaScript's numbers included) reads back exactly.
+SAFE_INT = 2**53 - 1
+
+
 class CPing(_Model):
     v: int = PROTOCOL_VERSION
     type: Literal["ping"]
-    id: int | str | None = None
+    id: Annotated[int, Field(ge=-SAFE_INT, le=SAFE_INT)] | str | None = None
 
 
 ClientMessage = Annotated[CHello | CJoin | CAction | CHint | CSeed | CBack | CChat | CPing,
