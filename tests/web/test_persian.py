@@ -256,7 +256,7 @@ def test_a_persian_game_reads_right_from_deal_to_fairness_list(server, open_page
         assert re.fullmatch("(ما|آن‌ها) \\+[۰-۹]+( (کُت|حاکم‌کُتی))?", " ".join(cell.inner_text().split())), cell.inner_text()
     shot(page, "phone-fa-4p-game-over")
     # The fairness list: every hand played is checked; none waits for a reveal that cannot come.
-    page.locator(".overlay[data-kind='game'] .btn", has_text="بررسی درستی").click()
+    page.locator(".overlay[data-kind='game'] .btn", has_text="بُر منصفانه").click()
     page.wait_for_selector(".fair-item")
     page.wait_for_function("() => ![...document.querySelectorAll('.fair-item')].some((li) => li.dataset.ok === 'null' && li.dataset.dealt === 'true')",
                            timeout=10000)
@@ -315,7 +315,8 @@ def test_a_game_against_the_computer_reads_right_after_it_ends(server, open_page
     fa = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
     other = f"رایانه {str(2 - me).translate(fa)}"
     final = page.locator(".overlay[data-kind='game'] .final-score").inner_text()
-    sides = {me: f"شما {str(v['scores'][me]).translate(fa)}", 1 - me: f"{other}: {str(v['scores'][1 - me]).translate(fa)}"}
+    # One form for the line: the computer's name ends in a number, so both names take the colon.
+    sides = {me: f"شما: {str(v['scores'][me]).translate(fa)}", 1 - me: f"{other}: {str(v['scores'][1 - me]).translate(fa)}"}
     assert final == f"{sides[0]}، {sides[1]}", final
     page.goto(server + "/#/")
     page.wait_for_selector(".recent-item")

@@ -109,7 +109,7 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     assert page.evaluate(SUMMARY_UNFIT) == []
 
     # Each hand's revealed seed matches the hash published before its deal, checked in the page.
-    page.locator(".overlay button", has_text="Check fairness").click()
+    page.locator(".overlay button", has_text="Fair shuffle").click()
     page.wait_for_selector(".fair-list .fair-item")
     hands = len(view["results"])
     assert page.locator(".fair-item[data-ok='true']").count() == hands

@@ -521,7 +521,7 @@ async function tablePage(tableId) {
       return [
         player && gameId ? h("a.btn", { href: `#/replay/${gameId}` }, t("replay")) : null,
         player && gameId ? h("button.btn", { type: "button", onclick: () => downloadRecord(gameId) }, t("download")) : null,
-        h("button.btn", { type: "button", onclick: () => showFairness(tableId, playedHands()) }, t("verify")),
+        h("button.btn", { type: "button", onclick: () => showFairness(tableId, playedHands()) }, t("fairness")),
         player && talk ? talk.rematchButton(api, tableId, toast) : null,
         h("a.btn.primary", { href: "#/" }, t("newGame")),
       ];

@@ -966,6 +966,11 @@ export class Table {
   /** Step through the completed tricks of the hand (js/review.js). */
   toggleLastTrick() { toggleReview(this); }
 
+  /** Who drew the first ace and so is the Hâkem, said to that seat as "you". */
+  firstHakemText(hakem, seat) {
+    return hakem === seat ? t("firstHakemYou") : t("firstHakem", { name: this.nameOf(hakem) });
+  }
+
   /** The first Hâkem: cards turned one to each seat in turn until the first ace. */
   showAceDraw(v) {
     const d = v.hakem_draw;
@@ -979,7 +984,7 @@ export class Table {
         h("span.ace-cards", {}, cards.map((c) => h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: cardName(c) })))));
     }
     this.closeModal();
-    this.openModal("ace", { title: t("hakem"), body: [h("h2", {}, t("hakem")), h("p.help", {}, t("firstHakem", { name: this.nameOf(v.hakem) })), ...rows] }, { dismissable: true });
+    this.openModal("ace", { title: t("hakem"), body: [h("h2", {}, t("hakem")), h("p.help", {}, this.firstHakemText(v.hakem, v.seat)), ...rows] }, { dismissable: true });
     this.summaryUntil = Date.now() + Math.max(800, settings.dur(2600));
   }
 
@@ -1028,7 +1033,9 @@ export class Table {
     const head = mine === null ? this.wonText("game", winner)
       : mine === winner ? t(team ? "weWin" : "youWin") : t(team ? "weLose" : "youLose");
     const order = [...Array(sides).keys()].map((k) => ((mine ?? 0) + k) % sides); // your own side first
-    const final = order.flatMap((s, k) => [...(k ? [sep()] : []), h("bdi", {}, this.sideName(s)), scoreGap(this.sideName(s)), num(v.scores[s])]);
+    // One form for the whole line: where a name ends in a number (a computer's), every name takes the colon.
+    const gap = order.some((s) => scoreGap(this.sideName(s)) !== " ") ? ": " : " ";
+    const final = order.flatMap((s, k) => [...(k ? [sep()] : []), h("bdi", {}, this.sideName(s)), gap, num(v.scores[s])]);
     sound.play(mine === winner ? "kot" : "trick");
     // The summary scrolls; the buttons stay in a footer below it, always on screen.
     const body = [h("div.modal-scroll", {}, h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout,
@@ -1119,7 +1126,7 @@ export class Table {
   announceEvent(ev, v) {
     if (!ev) return;
     if (ev.kind === "action" && ev.action && ev.action.type === "trump") this.say(t("trumpIs", { suit: suitName(ev.action.suit) }));
-    if (ev.kind === "start") this.say(t("firstHakem", { name: this.nameOf(ev.hakem) }));
+    if (ev.kind === "start") this.say(this.firstHakemText(ev.hakem, this.view ? this.view.seat : null));
     if (ev.kind === "seat" && ev.reason === "takeover") this.say(`${this.nameOf(ev.seat)}: ${t("botPlaying")}`);
     if (ev.kind === "seat" || ev.kind === "presence") this.renderSeats();
   }
