@@ -335,6 +335,14 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
         page.wait_for_timeout(100)
         assert page.evaluate(SUMMARY_UNFIT) == [], size
     shot(page, "phone-fa-3p-game-over-360")
+    # Closed, it leaves the table and the menu in reach; the action line opens it again.
+    page.click("[data-testid=game-close]")
+    assert not page.locator(".overlay[data-kind='game']").is_visible()
+    assert page.evaluate("""() => { const b = document.querySelector('.table-bar .menu-btn');
+      const r = b.getBoundingClientRect(); return b.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }""")
+    page.click("[data-testid=game-result]")
+    assert "پایان بازی" in page.locator(".overlay[data-kind='game']").inner_text()
+    shot(page, "phone-fa-3p-game-over-reopened")
 
 
 def test_settings_persist_across_reloads(server, open_page):

@@ -600,6 +600,12 @@ export class Table {
     // While the computer plays for us (the banner offers the seat back) it makes the choices: no window asks them
     // of us, over the banner and its button. A card played from the hand still takes the seat back.
     const mine = v.seat !== null && v.seat !== undefined ? this.seats[v.seat] : null;
+    if (v.phase === "over" && this.el.overlay.dataset.kind !== "game" && v.results.length) {
+      // The game's summary, closed to look at the table (or reach the menu), opens again from here.
+      const winner = v.results[v.results.length - 1].winner;
+      e.actionMain.append(h("button.btn.primary", { type: "button", dataset: { testid: "game-result" },
+        onclick: () => this.showGameSummary(this.view, winner) }, t("gameResult")));
+    }
     if (!legal.length || (mine && mine.auto)) { this.closeModal("trump"); this.closeModal("draw"); return; }
     const kind = legal[0].type;
     const held = this.el.overlay.dataset.kind;
@@ -841,7 +847,11 @@ export class Table {
 
   closeModal(kind) {
     const o = this.el.overlay;
-    if (!o.hidden && (!kind || o.dataset.kind === kind)) { o.hidden = true; clear(o); o.dataset.kind = ""; this.placeSummary(); }
+    if (!o.hidden && (!kind || o.dataset.kind === kind)) {
+      const was = o.dataset.kind;
+      o.hidden = true; clear(o); o.dataset.kind = ""; this.placeSummary();
+      if (was === "game" && this.view) this.renderActions(); // the button that opens it again
+    }
   }
 
   /** A hand's summary lies where it hides neither the scores in the bar nor a seat in its column: in the
@@ -1038,12 +1048,14 @@ export class Table {
     const final = order.flatMap((s, k) => [...(k ? [sep()] : []), h("bdi", {}, this.sideName(s)), gap, num(v.scores[s])]);
     sound.play(mine === winner ? "kot" : "trick");
     // The summary scrolls; the buttons stay in a footer below it, always on screen.
-    const body = [h("div.modal-scroll", {}, h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout,
+    const close = h("button.icon-btn.modal-close", { type: "button", "aria-label": t("close"), dataset: { testid: "game-close" },
+      onclick: () => this.closeModal("game") }, "✕");
+    const body = [close, h("div.modal-scroll", {}, h("h2.game-over-title", {}, t("gameOver")), h("p.sum-head.big", {}, head), callout,
       h("p.final-score", {}, final), ...rows, scoreTable(this)),
     h("div.row.modal-foot", {},
       this.hooks.onGameOverActions ? this.hooks.onGameOverActions() : null)];
     this.say(`${t("gameOver")}. ${this.wonText("game", winner)}`);
-    this.openModal("game", { title: t("gameOver"), body });
+    this.openModal("game", { title: t("gameOver"), body }, { dismissable: true });
     this.el.table.dispatchEvent(new CustomEvent("game-over")); // what lay over the table (the chat sheet) gives way
   }
 
