@@ -182,3 +182,32 @@ def test_open_connections_are_capped_per_player_and_per_address(make_server) -> 
         await q.close()
     run(main())
     assert "Traceback" not in server.log()
+
+
+def test_joins_and_seeds_are_limited_per_player(server: ServerProcess) -> None:
+    """Each join builds the table's state and may catch up on its events, each seed is an event stored and sent to
+    the table: messages the connection's own rate allowed by the thousand. A player opens tables 30 times at once,
+    then twice a second, and sends 6 seeds at once, then one every 2 s; past that, ``rate_limited``, and the
+    connection carries on."""
+    async def main() -> None:
+        p = await Player(server, "rejoiner").signup()
+        table = await p.api("POST", "/api/tables", {"mode": "computer", "players": 4, "bot": "random"}, status=201)
+        tid = table["table_id"]
+        await p.connect()
+        codes = []
+        for _ in range(60):
+            await p.send({"type": "join", "table": tid, "last_seq": 0})
+            m = await p.expect(lambda m: m["type"] in ("state", "error"))
+            codes.append(m["type"] if m["type"] == "state" else m["code"])
+        assert codes[:30] == ["state"] * 30 and "rate_limited" in codes[30:], codes
+        seeds = []
+        for k in range(12):
+            await p.send({"type": "seed", "seed": f"{k:04x}"})
+            m = await p.expect(lambda m: m["type"] in ("seed_ok", "error"))
+            seeds.append(m["type"] if m["type"] == "seed_ok" else m["code"])
+        assert seeds[:6] == ["seed_ok"] * 6 and "rate_limited" in seeds[6:], seeds
+        await p.send({"type": "ping", "id": 1})
+        assert (await p.expect(lambda m: m["type"] == "pong"))["id"] == 1
+        await p.close()
+    run(main())
+    assert "Traceback" not in server.log()

@@ -318,6 +318,7 @@ class CHello(_Model):
 
 class CJoin(_Model):
     """Open a table: as its seated player, else as a spectator. ``last_seq`` asks for missed events.
+    A player opens tables 30 times at once, then twice a second (``rate_limited``).
 
     A private room is watched only by its members (host and seated players) and by whoever gives
     its invite ``code`` (an invitation carries it); anyone else is refused with ``code_required``.
@@ -410,7 +411,8 @@ class SWelcome(_Model):
 
 class SState(_Model):
     """A full, fresh picture of a table (reply to ``join``). ``missed``: the events after the
-    client's ``last_seq`` when the server still has them, else null (rebuild from ``view``)."""
+    client's ``last_seq`` when the server still has them and they are at most 300, else null
+    (rebuild from ``view``)."""
 
     v: int
     type: Literal["state"]

@@ -64,6 +64,11 @@ class Services:
             "analysis": KeyedLimit("hand analyses", 0.1, 6),
             "chat": KeyedLimit("quick phrases and emotes", CHAT_RATE, CHAT_BURST),
             "text": KeyedLimit("chat messages", TEXT_RATE, TEXT_BURST),
+            # A player opens a table (joins it, or joins it again) 30 times at once, then twice a second: each
+            # join builds the table's state and may catch up on its events.
+            "join": KeyedLimit("tables opened", 2.0, 30),
+            # Seeds (one a hand is what a client needs): each is an event stored and sent to the table.
+            "seed": KeyedLimit("seeds", 0.5, 6),
         }
         self.open_by_address = OpenCount(c.max_connections_per_address)
         self.open_by_player = OpenCount(c.max_connections_per_player)

@@ -257,6 +257,10 @@ class Connection:
             await self.send({"v": PROTOCOL_VERSION, "type": "hint", "action": action.to_json(),
                              "level": self.services.lobby.hint_bot})
         elif isinstance(msg, CSeed):
+            try:
+                self.services.limits["seed"].check(pid)
+            except Limited as e:
+                raise TableError("rate_limited", str(e)) from None
             hand = await actor.add_seed(pid, msg.seed)
             await self.send({"v": PROTOCOL_VERSION, "type": "seed_ok", "hand": hand})
         elif isinstance(msg, CBack):
@@ -283,6 +287,10 @@ class Connection:
     # ------------------------------------------------------------------ tables
     async def _join(self, msg: CJoin) -> None:
         assert self.player is not None
+        try:
+            self.services.limits["join"].check(self.player.id)
+        except Limited as e:
+            raise TableError("rate_limited", str(e)) from None
         actor = await self.services.lobby.get(msg.table)
         if actor is None:
             raise TableError("not_found", "no such table")

@@ -20,6 +20,9 @@ from ..wire import NO_COPY, Copy, Views, event_frames, made_whole, seats_text, v
 #: Events that move the game (an action sent before the latest of them is stale).
 GAME_KINDS = frozenset({"start", "deal", "action", "trick", "hand_over", "game_over"})
 
+#: The most events a join catches up on; further behind, it gets the view alone (``missed`` null).
+MAX_MISSED = 300
+
 
 class EventLog:
     def __init__(self, table_id: str, storage: Storage, bus: Bus) -> None:
@@ -65,8 +68,11 @@ class EventLog:
         self.backlog.extend(rows)
 
     def missed(self, last_seq: int | None, seat: int | None) -> list[dict[str, Any]] | None:
-        """The events after ``last_seq`` as ``seat`` may see them; ``None`` when they are not all here."""
-        if last_seq is None or last_seq > self.seq or (self.backlog and self.backlog[0].seq > last_seq + 1):
+        """The events after ``last_seq`` as ``seat`` may see them; ``None`` when they are not all here, or
+        more than :data:`MAX_MISSED` (the view says where the game is; a join asking for a whole long
+        history again and again would keep the node redacting it)."""
+        if (last_seq is None or last_seq > self.seq or self.seq - last_seq > MAX_MISSED
+                or (self.backlog and self.backlog[0].seq > last_seq + 1)):
             return None
         return [{"seq": e.seq, "at": e.at, "event": public_event(e.kind, e.payload, seat)}
                 for e in self.backlog if e.seq > last_seq and visible_to(e.kind, e.payload, seat)]
