@@ -126,3 +126,49 @@ def test_request_headers_past_the_limit_are_refused_without_a_traceback(tmp_path
     finally:
         server.stop()
     assert "Traceback" not in server.log()
+
+
+def test_a_connection_without_a_whole_request_head_in_time_is_closed(tmp_path: Path) -> None:
+    """A connection that sends nothing, or a request line a byte at a time, held one of the node's file handles
+    for as long as its client liked: past ``HOKM_HTTP_HEAD_TIMEOUT`` without a whole head it is closed. A
+    request answered in time, a keep-alive connection's next request and a WebSocket are not."""
+    import http.client
+    import socket
+    import time
+
+    import websockets.sync.client
+
+    from .harness import ServerProcess
+
+    server = ServerProcess(tmp_path, HOKM_HTTP_HEAD_TIMEOUT="1").start()
+
+    def closed_within(s: socket.socket, seconds: float) -> bool:
+        s.settimeout(seconds)
+        try:
+            return s.recv(64) == b""
+        except TimeoutError:
+            return False
+
+    try:
+        silent = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        slow.sendall(b"GET /api/info HTTP/1.1\r\nHo")
+        started = time.monotonic()
+        assert closed_within(silent, 10) and closed_within(slow, 10)
+        assert time.monotonic() - started < 8
+        # In time: answered, and the same connection's next request too, after a pause shorter than the limit.
+        keep = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        for _ in range(2):
+            keep.request("GET", "/api/health")
+            answer = keep.getresponse()
+            assert answer.status == 200 and answer.read()
+            time.sleep(0.5)
+        keep.close()
+        # A WebSocket outlives the limit (its upgrade was a whole head).
+        with websockets.sync.client.connect(server.ws_url) as ws:
+            time.sleep(1.5)
+            ws.send('{"type":"ping","id":1}')
+            assert '"error"' in ws.recv(timeout=10)  # before hello: refused in words, so the socket was open
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log()

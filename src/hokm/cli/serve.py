@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     prepare(lambda line: print(f"hokm serve: {line}", file=sys.stderr, flush=True))
     import uvicorn
 
-    from ..server import wsprotocol
+    from ..server import httpprotocol, wsprotocol
     from ..server.app import create_app
     from ..server.limits import MAX_REQUEST_HEAD
     from ..server.ops import setup_logging
@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
 
     # h11 parses the request line and headers with a bound (httptools, uvicorn's default where it is
     # installed, holds headers of any size in memory); the WebSocket frames are parsed apart.
-    server = Server(uvicorn.Config(app, host=config.host, port=config.port, http="h11",
+    server = Server(uvicorn.Config(app, host=config.host, port=config.port,
+                                   http=httpprotocol.protocol_class(config.http_head_timeout),
                                    h11_max_incomplete_event_size=MAX_REQUEST_HEAD, ws_max_size=64 * 1024,
                                    ws_per_message_deflate=config.ws_compression,
                                    ws=wsprotocol.protocol_class(config.ws_compress_min),

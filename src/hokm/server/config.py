@@ -61,6 +61,7 @@ class ServerConfig(BaseSettings):
     timeouts_to_takeover: int = 2
     reclaim_window: float = 600.0
     hello_timeout: float = 10.0
+    http_head_timeout: float = Field(20.0, gt=0)  # a request's line and headers must be in within this (httpprotocol.py)
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
     flood_limit: int = Field(200, ge=1)  # refused messages within flood_window seconds that close the connection (4008)
