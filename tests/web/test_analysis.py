@@ -81,15 +81,22 @@ def test_after_the_game_every_card_is_marked_and_the_better_card_shows_on_demand
     assert page.locator(".mark-badge").count() == 0  # nothing until asked for
     page.locator(".replay-controls .next").click()
     page.locator("button.analyse").click()
-    page.wait_for_selector(".mark-badge", timeout=60_000)
-    assert page.locator(".mark-badge").count() == 4  # one per card of the trick on screen
-    marks = page.eval_on_selector_all(".mark-badge", "(els) => els.map((e) => e.dataset.mark)")
+    page.wait_for_selector(".replay-seat .mark-badge", timeout=60_000)
+    assert page.locator(".replay-seat .mark-badge").count() == 4  # one per card of the trick on screen
+    marks = page.eval_on_selector_all(".replay-seat .mark-badge", "(els) => els.map((e) => e.dataset.mark)")
     assert set(marks) <= {"fine", "inaccuracy", "mistake", "blunder", "unsolved"}
     # each mark also reads as text (screen readers), in the page's language
-    texts = page.eval_on_selector_all(".mark-badge .sr-only", "(els) => els.map((e) => e.textContent)")
+    texts = page.eval_on_selector_all(".replay-seat .mark-badge .sr-only", "(els) => els.map((e) => e.textContent)")
     assert len(texts) == 4 and all(texts)
+    # and the legend under the analysis says what every mark means, with the page's question mark
+    legend = page.locator(".mark-legend")
+    assert legend.is_visible() and legend.locator(".mark-legend-item").count() == 5
+    icons = "".join(page.eval_on_selector_all(".mark-badge", "(els) => els.map((e) => e.textContent)"))
     if locale.startswith("fa"):
         assert all(any("\u0600" <= ch <= "\u06ff" for ch in x) for x in texts)
+        assert "?" not in icons and "؟" in icons and "اشتباه بزرگ" in legend.inner_text()
+    else:
+        assert "؟" not in icons and "blunder" in legend.inner_text()
     assert page.locator(".replay-analysis p").count() >= 1
     # walk the hand until a card with a better choice is found, and open it
     for _ in range(13):
@@ -98,6 +105,8 @@ def test_after_the_game_every_card_is_marked_and_the_better_card_shows_on_demand
             toggles.first.click()
             better = page.locator(".mark-better:not([hidden])")
             assert better.count() == 1 and better.inner_text().strip()
+            # what was wrong with the card comes first, then the better one
+            assert better.locator(".mark-better-why").inner_text().strip()
             assert toggles.first.get_attribute("aria-expanded") == "true"
             break
         page.locator(".replay-controls .next").click()

@@ -106,7 +106,7 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
     analyseBtn.disabled = Boolean(done);
     analyseBtn.hidden = !canAnalyse() && !done;
     clear(analysisBox);
-    if (done) analysisBox.append(...analysisNotes.map((x) => h("p.help", {}, x)));
+    if (done) analysisBox.append(...analysisNotes.map((x) => h("p.help", {}, x)), marks.legend());
     else if (analyseBtn.hidden) analysisBox.append(h("p.help.analyse-offline", {}, t("analyseOffline")));
     clear(board);
     for (let s = 0; s < rec.players; s++) {
