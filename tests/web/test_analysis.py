@@ -79,6 +79,9 @@ def test_after_the_game_every_card_is_marked_and_the_better_card_shows_on_demand
     page = open_replay(browser, open_page, server, auth, gid, viewport, locale)
     page.wait_for_selector(".replay-board .replay-seat")
     assert page.locator(".mark-badge").count() == 0  # nothing until asked for
+    # The steps are in reach on the first screen, though on a phone the seats run below it.
+    step = page.locator(".replay-controls .next").bounding_box()
+    assert step is not None and 0 <= step["y"] and step["y"] + step["height"] <= viewport["height"], step
     page.locator(".replay-controls .next").click()
     page.locator("button.analyse").click()
     page.wait_for_selector(".replay-seat .mark-badge", timeout=60_000)
