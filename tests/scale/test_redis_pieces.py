@@ -183,6 +183,9 @@ def test_queues_are_shared_and_one_node_matches(redis_url: str, redis_prefix: st
             assert await a.waiting() == {2: 2, 3: 0, 4: 0} and await b.waiting() is None
             group = await a.take_group(2, wait=20)
             assert group is not None and [e.name for e in group] == ["Sara", "Reza"]
+            # while its table is made, the group is still queued to a poll (not "idle", as if it had left)
+            seating = await b.status("p2", 20)
+            assert seating["status"] == "queued" and seating["players"] == 2 and seating["fill_in"] == 0.0, seating
             await a.matched("p1", "T1")
             assert (await b.status("p1", 20)) | {} == {"status": "matched", "players": None, "table": "T1",
                                                       "waited": None, "queued": None, "fill_in": None}
@@ -202,6 +205,7 @@ def test_queues_are_shared_and_one_node_matches(redis_url: str, redis_prefix: st
             taken = await a.take_group(2, wait=20) or []
             await b.add("p6", "Nazi", 2)
             await a.put_back(2, taken)
+            assert (await b.status("p4", 20))["waited"] is not None  # in its queue again, not only being seated
             assert [e.player_id for e in await a.take_group(2, wait=20) or []] == ["p4", "p5"]
         finally:
             keys = [k async for k in r.scan_iter(f"{redis_prefix}:*")]

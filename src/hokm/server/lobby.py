@@ -74,6 +74,8 @@ class Lobby:
         self.actors: dict[str, TableActor] = {}
         self.queues: dict[int, dict[str, QueueEntry]] = {2: {}, 3: {}, 4: {}}
         self.matched: dict[str, tuple[str, float]] = {}
+        # Players taken from a queue whose table is being made: still queued to a poll meanwhile (not "idle").
+        self.seating: dict[str, tuple[int, QueueEntry]] = {}
         #: Seeds for the first hand given when queueing (kept by the node that took the request).
         self.queue_seeds: dict[str, str] = {}
         self.default_bot = pick_level(config.default_bot)
@@ -299,6 +301,10 @@ class Lobby:
                 group = [e.since for e in entries[head:head + n]]
                 return {"status": "queued", "players": n, "table": None, "waited": now - q[player_id].since,
                         "queued": len(q), "fill_in": fill_in(group, n, self.config.queue_wait, now)}
+        if player_id in self.seating:
+            n, e = self.seating[player_id]
+            return {"status": "queued", "players": n, "table": None, "waited": now - e.since,
+                    "queued": len(self.queues[n]), "fill_in": 0.0}
         if player_id in self.matched:
             tid, _ = self.matched[player_id]
             return {"status": "matched", "players": None, "table": tid, "waited": None, "queued": None,
@@ -319,6 +325,7 @@ class Lobby:
                 group = entries[:n]
                 for e in group:
                     del q[e.player_id]
+                    self.seating[e.player_id] = (n, e)
                 try:
                     made.append(await self._start_public(n, group))
                 except TableError as err:
@@ -331,6 +338,9 @@ class Lobby:
                     q.update(front)
                     log.debug("public table for %d players postponed: the server is full", n)
                     break
+                finally:
+                    for e in group:
+                        self.seating.pop(e.player_id, None)
         return made
 
     async def _start_public(self, n: int, group: list[QueueEntry]) -> str:

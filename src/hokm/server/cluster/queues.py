@@ -19,6 +19,7 @@ from typing import Any
 from ..lobby import QueueEntry, fill_in
 
 MATCHED_TTL = 600  # seconds a match result stays visible to polling
+SEATING_TTL = 30  # seconds a group taken from its queue counts as queued while its table is made (or put back)
 QUEUES = (2, 3, 4)  # the tables' sizes, one queue each
 
 #: KEYS: the matchmaker lease, then the queues of QUEUES; ARGV: this node, the lease's time to live
@@ -56,6 +57,9 @@ class RedisQueues:
     def _matched(self, player_id: str) -> str:
         return f"{self.prefix}:matched:{player_id}"
 
+    def _seating(self, player_id: str) -> str:
+        return f"{self.prefix}:seating:{player_id}"
+
     async def add(self, player_id: str, name: str, n: int) -> None:
         async with self.redis.pipeline(transaction=True) as p:
             for k in QUEUES:
@@ -71,6 +75,7 @@ class RedisQueues:
                 p.zrem(self._q(k), player_id)
             p.hdel(self._names, player_id)
             p.delete(self._matched(player_id))
+            p.delete(self._seating(player_id))
             await p.execute()
 
     async def status(self, player_id: str, wait: float) -> dict[str, Any]:
@@ -90,6 +95,11 @@ class RedisQueues:
             tid = table.decode() if isinstance(table, bytes) else table
             return {"status": "matched", "players": None, "table": tid, "waited": None, "queued": None,
                     "fill_in": None}
+        seating = await self.redis.get(self._seating(player_id))
+        if seating is not None:  # taken from the queue, its table being made: still queued to a poll
+            n = int(seating)
+            return {"status": "queued", "players": n, "table": None, "waited": None,
+                    "queued": int(await self.redis.zcard(self._q(n))), "fill_in": 0.0}
         return {"status": "idle", "players": None, "table": None, "waited": None, "queued": None, "fill_in": None}
 
     async def waiting(self) -> dict[int, int] | None:
@@ -112,13 +122,19 @@ class RedisQueues:
             return None
         ids = [r[0].decode() if isinstance(r[0], bytes) else r[0] for r in rows]
         names = await self.redis.hmget(self._names, ids)
-        await self.redis.zrem(self._q(n), *ids)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for pid in ids:
+                pipe.set(self._seating(pid), n, ex=SEATING_TTL)
+            pipe.zrem(self._q(n), *ids)
+            await pipe.execute()
         return [QueueEntry(pid, (nm.decode() if isinstance(nm, bytes) else nm) or "player", float(since))
                 for pid, nm, (_, since) in zip(ids, names, rows)]
 
     async def put_back(self, n: int, group: list[QueueEntry]) -> None:
         """Return a taken group to its queue with its original times (no table could be made)."""
         await self.redis.zadd(self._q(n), {e.player_id: e.since for e in group})
+        await self.redis.delete(*(self._seating(e.player_id) for e in group))
 
     async def matched(self, player_id: str, table_id: str) -> None:
         await self.redis.set(self._matched(player_id), table_id, ex=MATCHED_TTL)
+        await self.redis.delete(self._seating(player_id))
