@@ -156,6 +156,23 @@ def test_a_connection_without_a_whole_request_head_in_time_is_closed(tmp_path: P
         started = time.monotonic()
         assert closed_within(silent, 10) and closed_within(slow, 10)
         assert time.monotonic() - started < 8
+        # A body sent a byte at a time, after the head (and after an answer sent before the body was read): three
+        # times the head's time, then closed.
+        body = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        body.sendall(b"POST /api/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100000\r\n\r\n")
+        started = time.monotonic()
+        body.settimeout(0.5)
+        gone = False
+        while not gone and time.monotonic() - started < 15:
+            try:
+                body.sendall(b" ")
+                gone = body.recv(4096) == b""
+            except TimeoutError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                gone = True
+        assert gone and time.monotonic() - started < 8, time.monotonic() - started
         # In time: answered, and the same connection's next request too, after a pause shorter than the limit.
         keep = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         for _ in range(2):
