@@ -206,7 +206,11 @@ def test_queues_are_shared_and_one_node_matches(redis_url: str, redis_prefix: st
             await b.add("p6", "Nazi", 2)
             await a.put_back(2, taken)
             assert (await b.status("p4", 20))["waited"] is not None  # in its queue again, not only being seated
-            assert [e.player_id for e in await a.take_group(2, wait=20) or []] == ["p4", "p5"]
+            failed = await a.take_group(2, wait=20) or []
+            assert [e.player_id for e in failed] == ["p4", "p5"]
+            # a table that failed otherwise: the group is no longer being seated
+            await a.unseat(failed)
+            assert [(await b.status(e.player_id, 20))["status"] for e in failed] == ["idle", "idle"]
         finally:
             keys = [k async for k in r.scan_iter(f"{redis_prefix}:*")]
             if keys:

@@ -417,9 +417,13 @@ class ClusterLobby(Lobby):
                     tid = await self._start_public(n, group)
                 except TableError as e:
                     if e.code != "full":
+                        await self.redis_queues.unseat(group)
                         raise
                     await self.redis_queues.put_back(n, group)  # first in line when a place frees up
                     break
+                except BaseException:
+                    await self.redis_queues.unseat(group)  # no table: not "being seated" any more
+                    raise
                 for entry in group:
                     await self.redis_queues.matched(entry.player_id, tid)
                 made.append(tid)

@@ -65,6 +65,7 @@ class RedisQueues:
             for k in QUEUES:
                 p.zrem(self._q(k), player_id)
             p.delete(self._matched(player_id))
+            p.delete(self._seating(player_id))
             p.hset(self._names, player_id, name)
             p.zadd(self._q(n), {player_id: time.time()})
             await p.execute()
@@ -133,6 +134,10 @@ class RedisQueues:
     async def put_back(self, n: int, group: list[QueueEntry]) -> None:
         """Return a taken group to its queue with its original times (no table could be made)."""
         await self.redis.zadd(self._q(n), {e.player_id: e.since for e in group})
+        await self.redis.delete(*(self._seating(e.player_id) for e in group))
+
+    async def unseat(self, group: list[QueueEntry]) -> None:
+        """The group's table could not be made, and it does not go back: no longer being seated."""
         await self.redis.delete(*(self._seating(e.player_id) for e in group))
 
     async def matched(self, player_id: str, table_id: str) -> None:
