@@ -40,7 +40,7 @@ function iconOf(mark) {
 export function legend() {
   return h("div.mark-legend", { "aria-hidden": "true" }, h("span.mark-legend-title", {}, t("marksLegend")),
     Object.entries(MARKS).map(([mark, [, key]]) => h("span.mark-legend-item", {},
-      h("span.mark-badge", { dataset: { mark } }, h("bdi", {}, iconOf(mark))), " ", t(key))),
+      h("span.mark-badge", { dataset: { mark } }, h("span", {}, iconOf(mark))), " ", t(key))),
     h("span.mark-legend-tap", {}, t("marksTap")));
 }
 

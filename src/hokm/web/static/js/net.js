@@ -208,6 +208,12 @@ export class TableSocket {
           this.join();
           break;
         }
+        // Too many tables opened in a row (reconnections, several tabs): open this one again a moment later.
+        if (msg.code === "rate_limited" && msg.ref === "join" && !this.closed) {
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => this.join(), 1500);
+          break;
+        }
         this.h.onError && this.h.onError(msg);
         break;
       default:

@@ -600,11 +600,12 @@ export class Table {
     // While the computer plays for us (the banner offers the seat back) it makes the choices: no window asks them
     // of us, over the banner and its button. A card played from the hand still takes the seat back.
     const mine = v.seat !== null && v.seat !== undefined ? this.seats[v.seat] : null;
-    if (v.phase === "over" && this.el.overlay.dataset.kind !== "game" && v.results.length) {
-      // The game's summary, closed to look at the table (or reach the menu), opens again from here.
-      const winner = v.results[v.results.length - 1].winner;
+    if (v.phase === "over" && this.el.overlay.dataset.kind !== "game" && this.gameBody) {
+      // The game's summary, closed to look at the table (or reach the menu), opens again from here as it was
+      // (a rematch asked for, its answers).
       e.actionMain.append(h("button.btn.primary", { type: "button", dataset: { testid: "game-result" },
-        onclick: () => this.showGameSummary(this.view, winner) }, t("gameResult")));
+        onclick: () => this.openModal("game", { title: t("gameOver"), body: this.gameBody }, { dismissable: true }) },
+      t("gameResult")));
     }
     if (!legal.length || (mine && mine.auto)) { this.closeModal("trump"); this.closeModal("draw"); return; }
     const kind = legal[0].type;
@@ -922,8 +923,8 @@ export class Table {
     const o = this.el.overlay;
     const trick = this.el.trick.getBoundingClientRect();
     if (!trick.width) return false;
+    if (room.bottom - box.height - 8 < bar.bottom + 8) return false; // not the height for it under the bar
     const top = Math.max(bar.bottom + 8, Math.min(room.bottom - box.height - 8, (trick.top + trick.bottom - box.height) / 2));
-    if (top < bar.bottom + 8) return false;
     const band = (r) => r.width > 0 && r.height > 0 && r.bottom > top && r.top < top + box.height;
     const seats = [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]
       .map((e) => e.getBoundingClientRect()).filter(band);
@@ -1055,6 +1056,7 @@ export class Table {
     h("div.row.modal-foot", {},
       this.hooks.onGameOverActions ? this.hooks.onGameOverActions() : null)];
     this.say(`${t("gameOver")}. ${this.wonText("game", winner)}`);
+    this.gameBody = body;
     this.openModal("game", { title: t("gameOver"), body }, { dismissable: true });
     this.el.table.dispatchEvent(new CustomEvent("game-over")); // what lay over the table (the chat sheet) gives way
   }
