@@ -235,6 +235,8 @@ class Connection:
             # when bots move fast; they are answered without spending the flood budget (the rate
             # limit still bounds them).
             await self._refuse(e.code, e.message, kind, counted=e.code == "bad_message", facts=e.facts)
+        except Limited as e:  # a per-player limit (joins, seeds, chat): answered like a table's refusal
+            await self._refuse("rate_limited", str(e), kind, counted=False)
         except (WebSocketDisconnect, Close):
             raise
         except Exception:
@@ -257,10 +259,7 @@ class Connection:
             await self.send({"v": PROTOCOL_VERSION, "type": "hint", "action": action.to_json(),
                              "level": self.services.lobby.hint_bot})
         elif isinstance(msg, CSeed):
-            try:
-                self.services.limits["seed"].check(pid)
-            except Limited as e:
-                raise TableError("rate_limited", str(e)) from None
+            self.services.limits["seed"].check(pid)
             hand = await actor.add_seed(pid, msg.seed)
             await self.send({"v": PROTOCOL_VERSION, "type": "seed_ok", "hand": hand})
         elif isinstance(msg, CBack):
@@ -270,27 +269,18 @@ class Connection:
                 text = clean_text(msg.text)
             except TextRefused as e:
                 raise TableError(e.code, str(e)) from None
-            try:
-                self.services.limits["text"].check(pid)
-            except Limited as e:
-                raise TableError("rate_limited", str(e)) from None
+            self.services.limits["text"].check(pid)
             await actor.say(pid, self.player.nickname, text)
         elif isinstance(msg, CChat):
             if actor.seat_of(pid) is None:
                 raise TableError("spectator", "only seated players send quick phrases")
-            try:
-                self.services.limits["chat"].check(pid)
-            except Limited as e:
-                raise TableError("rate_limited", str(e)) from None
+            self.services.limits["chat"].check(pid)
             await actor.chat(pid, msg.phrase, msg.emote)
 
     # ------------------------------------------------------------------ tables
     async def _join(self, msg: CJoin) -> None:
         assert self.player is not None
-        try:
-            self.services.limits["join"].check(self.player.id)
-        except Limited as e:
-            raise TableError("rate_limited", str(e)) from None
+        self.services.limits["join"].check(self.player.id)
         actor = await self.services.lobby.get(msg.table)
         if actor is None:
             raise TableError("not_found", "no such table")
