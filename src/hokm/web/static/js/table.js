@@ -1140,7 +1140,7 @@ export class Table {
   announceEvent(ev, v) {
     if (!ev) return;
     if (ev.kind === "action" && ev.action && ev.action.type === "trump") this.say(t("trumpIs", { suit: suitName(ev.action.suit) }));
-    if (ev.kind === "start") this.say(this.firstHakemText(ev.hakem, this.view ? this.view.seat : null));
+    if (ev.kind === "start") this.say(this.firstHakemText(ev.hakem, (v || this.view || {}).seat));
     if (ev.kind === "seat" && ev.reason === "takeover") this.say(`${this.nameOf(ev.seat)}: ${t("botPlaying")}`);
     if (ev.kind === "seat" || ev.kind === "presence") this.renderSeats();
   }
