@@ -8,6 +8,7 @@ A screenshot of each state goes to test-artifacts/web/layout/ for a person to lo
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -292,3 +293,46 @@ def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport):
             .map((c) => `${c.dataset.pos} ${c.dataset.card} (leader ${leader})`); }""", leader)
     shot(page, f"layout/fa-4p-{viewport['width']}x{viewport['height']}-trick-ranks")
     assert hidden == [], hidden
+
+
+# The clock of a choice as a player sees it: the text of the dialog's own clock where it is drawn on top, and
+# whether the line below the table shows a clock too.
+CHOICE_CLOCK = """(kind) => {
+  const t = document.querySelector(`.overlay[data-kind='${kind}'] .choice-timer`);
+  const r = t && t.getBoundingClientRect();
+  const onTop = !!r && r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth
+    && t.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
+  const line = document.querySelector('.my-timer');
+  const lineShown = !!line && line.textContent !== '' && getComputedStyle(line).visibility === 'visible';
+  return { text: onTop ? t.textContent : null, lineShown };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 844, "height": 390}, {"width": 1280, "height": 800}],
+                         ids=["360x640", "844x390", "1280x800"])
+def test_a_choice_on_the_clock_shows_its_time_in_its_own_box(server, open_page, viewport):
+    """The card from the stock and the Hokm chooser lie over the line below the table on a small phone, its clock
+    with it: each says the seconds left itself, in Persian digits, and the line does not show a second clock."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=2, target=7)
+    act_until_asked(page, "draw")
+    page.wait_for_selector(".overlay[data-kind='draw'] .choice-timer:not(:empty)")
+    clock = page.evaluate(CHOICE_CLOCK, "draw")
+    shot(page, f"layout/fa-2p-{viewport['width']}x{viewport['height']}-draw-clock")
+    assert clock["text"] and re.fullmatch("[۰-۹]+ ثانیه مانده", clock["text"]), clock
+    assert not clock["lineShown"], clock
+    # The Hokm chooser, its clock near its end: the seconds count down, and the last ones stand out.
+    page.evaluate("""() => { const tb = window.hokmDebug.table; tb.closeModal();
+      tb.view = { ...tb.view, phase: 'trump', trump: null, hand: tb.view.hand.slice(0, 5), hand_size: 5, trick: [],
+        draw_card: null, legal: ['S', 'H', 'D', 'C'].map((suit) => ({ type: 'trump', suit })) };
+      tb.deadline = { seat: tb.view.seat, at: (tb.now() + 4500) / 1000, seconds: 30 };
+      tb.summaryUntil = 0; tb.render(); }""")
+    page.wait_for_selector(".overlay[data-kind='trump'] .choice-timer.urgent")
+    clock = page.evaluate(CHOICE_CLOCK, "trump")
+    assert clock["text"] in ("۵ ثانیه مانده", "۴ ثانیه مانده"), clock
+    assert not clock["lineShown"], clock
+    page.wait_for_function("() => document.querySelector('.choice-timer').textContent === '۳ ثانیه مانده'", timeout=4000)
+    # Once the dialog is gone, the line's clock is the one again.
+    page.evaluate("() => window.hokmDebug.table.closeModal()")
+    page.wait_for_function("() => { const l = document.querySelector('.my-timer'); return l.textContent !== '' "
+                           "&& getComputedStyle(l).visibility === 'visible'; }", timeout=3000)

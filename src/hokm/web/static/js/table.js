@@ -437,7 +437,16 @@ export class Table {
     // while the line says what was just played or who took the trick (narrate), your own last card included.
     const shown = this.shown;
     const mine = d && shown && !this.narrating && shown.legal && shown.legal.length > 0 && d.seat === shown.seat;
-    if (this.el.timerText) this.el.timerText.textContent = mine ? t("timer", { n: Math.ceil(Math.max(0, d.at * 1000 - this.now()) / 1000) }) : "";
+    const left = mine ? Math.max(0, d.at * 1000 - this.now()) : 0;
+    const text = mine ? t("timer", { n: Math.ceil(left / 1000) }) : "";
+    if (this.el.timerText) this.el.timerText.textContent = text;
+    // A choice on the clock (the Hokm, a card from the stock) says its time in its own box: on a small phone the
+    // box lies over the line below the table, clock and all.
+    const inBox = this.el.overlay.hidden ? null : this.el.overlay.querySelector(".choice-timer");
+    if (inBox) {
+      inBox.textContent = text;
+      inBox.classList.toggle("urgent", mine && left < 5000);
+    }
   }
 
   /** The server's clock as best we know it (ms). */
@@ -955,7 +964,9 @@ export class Table {
     const buttons = h("div.suit-choices", {}, SUITS.filter((s) => suits.includes(s)).map((s) => h("button.suit-btn", {
       type: "button", dataset: { suit: s }, "aria-label": suitName(s), onclick: () => this.send({ type: "trump", suit: s }),
     }, h("span.suit-pic", { html: suitIcon(s) }), h("span", {}, suitName(s)))));
-    this.openModal("trump", { title: t("chooseTrump"), body: [h("h2", {}, t("chooseTrump")), h("p.help", {}, t("chooseTrumpHelp")), cards, buttons] });
+    this.openModal("trump", { title: t("chooseTrump"), body: [h("h2", {}, t("chooseTrump")), h("p.help", {}, t("chooseTrumpHelp")), cards, buttons,
+      h("p.choice-timer", { "aria-live": "off" })] });
+    this.drawTimers();
   }
 
   openDraw() {
@@ -966,12 +977,14 @@ export class Table {
       h("p.help", {}, t("drawHelp"), h("br"), `${t("stock")}: ${num(v.stock_size || 0)}`),
       h("div.row", {},
         kp("keep") ? h("button.btn.primary", { type: "button", dataset: { choice: "keep" }, onclick: () => this.send(kp("keep")) }, t("keep")) : null,
-        kp("pass") ? h("button.btn", { type: "button", dataset: { choice: "pass" }, onclick: () => this.send(kp("pass")) }, t("pass")) : null)];
+        kp("pass") ? h("button.btn", { type: "button", dataset: { choice: "pass" }, onclick: () => this.send(kp("pass")) }, t("pass")) : null),
+      h("p.choice-timer", { "aria-live": "off" })];
     // The drawn card changes each turn: rebuild rather than reuse.
     const o = this.el.overlay;
     if (o.dataset.kind === "draw" && o.dataset.card !== v.draw_card) this.closeModal("draw");
     this.openModal("draw", { title: t("drawTitle"), body });
     o.dataset.card = v.draw_card || "";
+    this.drawTimers();
   }
 
   /** Step through the completed tricks of the hand (js/review.js). */
