@@ -312,7 +312,8 @@ CHOICE_CLOCK = """(kind) => {
                          ids=["360x640", "844x390", "1280x800"])
 def test_a_choice_on_the_clock_shows_its_time_in_its_own_box(server, open_page, viewport):
     """The card from the stock and the Hokm chooser lie over the line below the table on a small phone, its clock
-    with it: each says the seconds left itself, in Persian digits, and the line does not show a second clock."""
+    with it: each says the seconds left itself, in Persian digits, and the line does not show a second clock. The
+    stock's count on the cloth says what it counts."""
     page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
     start_vs_computer(page, players=2, target=7)
     act_until_asked(page, "draw")
@@ -321,6 +322,11 @@ def test_a_choice_on_the_clock_shows_its_time_in_its_own_box(server, open_page, 
     shot(page, f"layout/fa-2p-{viewport['width']}x{viewport['height']}-draw-clock")
     assert clock["text"] and re.fullmatch("[۰-۹]+ ثانیه مانده", clock["text"]), clock
     assert not clock["lineShown"], clock
+    # With the dialog away, the stock under it says what its number counts.
+    page.evaluate("() => window.hokmDebug.table.closeModal('draw')")
+    stock = page.evaluate("""() => { const e = document.querySelector('.stock-n');
+      return e && getComputedStyle(e).visibility === 'visible' ? e.textContent : null; }""")
+    assert stock and re.fullmatch("دسته: [۰-۹]+", stock), stock
     # The Hokm chooser, its clock near its end: the seconds count down, and the last ones stand out.
     page.evaluate("""() => { const tb = window.hokmDebug.table; tb.closeModal();
       tb.view = { ...tb.view, phase: 'trump', trump: null, hand: tb.view.hand.slice(0, 5), hand_size: 5, trick: [],

@@ -466,7 +466,7 @@ export class Table {
     cards.forEach((p, i) => e.trick.append(this.trickCard(p, i)));
     if (v.players === 2 && (v.phase === "draw" || v.phase === "discard") && v.stock_size) {
       e.trick.append(h("div.stock", { "aria-label": `${t("stock")}: ${num(v.stock_size)}` },
-        h("img.card-img", { src: backUrl(settings.get("backs")), alt: "" }), h("span.stock-n", {}, num(v.stock_size))));
+        h("img.card-img", { src: backUrl(settings.get("backs")), alt: "" }), h("span.stock-n", { "aria-hidden": "true" }, `${t("stock")}: ${num(v.stock_size)}`)));
     }
   }
 
