@@ -4,6 +4,7 @@ the public queue's waiting count and countdown."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -197,6 +198,10 @@ def test_review_steps_through_every_trick_of_the_hand(server, open_page):
     n = len(v["completed"])
     page.click(".last-btn")
     page.wait_for_selector(".overlay[data-kind='last'] .review-board")
+    # Opened on your turn, it lies over the line below the table: your clock is in it instead.
+    clock = page.locator(".overlay[data-kind='last'] .choice-timer").inner_text()
+    assert re.fullmatch(r"\d+ s left", clock), clock
+    assert page.locator(".my-timer").evaluate("(e) => getComputedStyle(e).visibility") == "hidden"
 
     def check(k: int) -> None:
         tr = v["completed"][k]

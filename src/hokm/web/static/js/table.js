@@ -440,8 +440,8 @@ export class Table {
     const left = mine ? Math.max(0, d.at * 1000 - this.now()) : 0;
     const text = mine ? t("timer", { n: Math.ceil(left / 1000) }) : "";
     if (this.el.timerText) this.el.timerText.textContent = text;
-    // A choice on the clock (the Hokm, a card from the stock) says its time in its own box: on a small phone the
-    // box lies over the line below the table, clock and all.
+    // A choice on the clock (the Hokm, a card from the stock) and the trick review say your time in their own box:
+    // on a small phone the box lies over the line below the table, clock and all.
     const inBox = this.el.overlay.hidden ? null : this.el.overlay.querySelector(".choice-timer");
     if (inBox) {
       inBox.textContent = text;
