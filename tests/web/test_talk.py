@@ -18,7 +18,9 @@ from server.harness import (  # tests/ is on the path as the suites' root
     game_over,
 )
 
-from .conftest import APP_MODULE, DESKTOP, PHONE
+from .conftest import APP_MODULE, DESKTOP, PHONE, act_once
+from .test_feel import my_play_turn
+from .test_table import start_vs_computer
 
 
 def api(base: str, token: str, method: str, path: str, body: object = None) -> dict:  # type: ignore[type-arg]
@@ -420,3 +422,48 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
     assert spectator.locator(".talk-sheet .chat-note").inner_text() == "Spectators chat in private rooms only."
     for page in (host, guest, spectator):
         page.context.close()
+
+
+SHEET_OPEN = "() => !document.querySelector('[data-testid=talk-sheet]').hidden"
+
+
+def next_turn_with_the_sheet_open(page) -> None:  # type: ignore[no-untyped-def]
+    """Play our card, open the chat sheet while the others play, and wait for our next turn to be drawn."""
+    my_play_turn(page)
+    act_once(page)
+    page.wait_for_function("() => { const v = window.hokmDebug.table.view; return !v.legal.length; }")
+    open_chat(page)
+    my_play_turn(page, "document.querySelector('.your-turn') !== null")
+
+
+@pytest.mark.browser
+def test_the_chat_sheet_closes_by_hand_and_gives_way_to_the_turn_where_it_covers_it(server, open_page):
+    """On a phone the sheet lies over its own button: its ✕, Escape and a tap beside it close it. When our turn comes
+    and the sheet covers the hand and the clock's line, it steps aside (the words typed stay in the box); on a
+    desktop, where it covers neither, it stays open."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7)
+    my_play_turn(page)
+    for how in ("✕", "Escape", "beside"):
+        open_chat(page)
+        x = page.locator("[data-testid=talk-close]")
+        box = x.bounding_box()
+        assert box and page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[data-testid=talk-close]') !== null",
+                                     [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]), how
+        if how == "✕":
+            x.click()
+        elif how == "Escape":
+            page.locator("[data-testid=talk-sheet] button[data-phrase]").first.focus()
+            page.keyboard.press("Escape")
+        else:
+            page.mouse.click(180, 40)  # the top bar, beside the sheet
+        page.wait_for_function(f"() => !({SHEET_OPEN})()", timeout=2000)
+    next_turn_with_the_sheet_open(page)
+    page.wait_for_function(f"() => !({SHEET_OPEN})()", timeout=3000)
+    assert page.locator(".your-turn").is_visible()
+
+    desk = open_page(server + "/", viewport=DESKTOP, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(desk, players=4, target=7)
+    next_turn_with_the_sheet_open(desk)
+    desk.wait_for_timeout(300)
+    assert desk.evaluate(SHEET_OPEN)

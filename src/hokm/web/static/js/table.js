@@ -646,6 +646,13 @@ export class Table {
     } else if (kind === "play") {
       e.actionMain.append(h("div.your-turn", {}, t("yourTurn")));
     }
+    // A new turn of ours: what lies over the hand (the chat sheet) may give way (once a turn: the sheet opened
+    // again during it stays).
+    const turn = `${v.results.length}/${v.completed.length}/${v.trick.length}/${kind}`;
+    if ((kind === "play" || kind === "discard") && turn !== this.turnShown) {
+      this.turnShown = turn;
+      this.el.table.dispatchEvent(new CustomEvent("decision", { detail: { kind } }));
+    }
     this.drawTimers();
   }
 
@@ -849,7 +856,7 @@ export class Table {
     o.hidden = false;
     this.placeSummary();
     // A choice with a clock (the Hokm, a card from the stock): what lay over the table (the chat sheet) gives way.
-    if (kind === "trump" || kind === "draw") this.el.table.dispatchEvent(new CustomEvent("decision"));
+    if (kind === "trump" || kind === "draw") this.el.table.dispatchEvent(new CustomEvent("decision", { detail: { kind } }));
     const focus = box.querySelector("button:not([disabled])");
     if (focus) setTimeout(() => focus.focus({ preventScroll: true }), 0);
     return box;

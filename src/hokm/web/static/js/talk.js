@@ -353,8 +353,12 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
   Object.assign(chat, { tableId, me, log: [], muted: tableId ? loadMuted(tableId) : new Set(), send, table, unread: 0, social, blocked: null, unsent: null });
   const sheet = h("div.talk-sheet", { hidden: true, role: "menu", dataset: { testid: "talk-sheet" } });
   const pick = (msg) => { sheet.hidden = true; send({ type: "chat", ...msg }); };
+  // On a phone the sheet lies over the chat button: it closes from its own ✕, with Escape, or with a tap beside it.
+  const close = () => { sheet.hidden = true; };
   const fill = () => {
     clear(sheet);
+    sheet.append(h("div.talk-head", {}, h("button.icon-btn.talk-close", { type: "button", "aria-label": t("close"), title: t("close"),
+      dataset: { testid: "talk-close" }, onclick: () => { close(); btn.focus({ preventScroll: true }); } }, "✕")));
     if (textOpen(table)) { sheet.append(textPanel(table)); loadBlocked(); }
     if (watching(table)) { // phrases and emotes are the seated players'
       if (!privateRoom(table)) sheet.append(h("p.chat-note", {}, t("chatWatchOnly")));
@@ -386,8 +390,25 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
   table.el.table.append(sheet);
   // The game's end: its summary takes the screen, and the sheet goes.
   table.el.table.addEventListener("game-over", () => { sheet.hidden = true; });
-  // A window that asks us to choose against the clock comes first; words typed so far stay in the box.
-  table.el.table.addEventListener("decision", () => { sheet.hidden = true; });
+  // A window that asks us to choose against the clock comes first, and so does our turn to play or discard
+  // where the sheet lies over the hand or the line with the clock; words typed so far stay in the box.
+  table.el.table.addEventListener("decision", (ev) => {
+    if (sheet.hidden) return;
+    const kind = ev.detail && ev.detail.kind;
+    if (kind === "play" || kind === "discard") {
+      const r = sheet.getBoundingClientRect();
+      const over = (el) => { const q = el && el.getBoundingClientRect();
+        return !!q && q.width > 0 && r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top; };
+      if (!over(table.el.hand) && !over(table.el.actions)) return;
+    }
+    close();
+  });
+  sheet.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { ev.stopPropagation(); close(); btn.focus({ preventScroll: true }); }
+  });
+  document.addEventListener("pointerdown", (ev) => {
+    if (!sheet.hidden && sheet.isConnected && !sheet.contains(ev.target) && !btn.contains(ev.target)) close();
+  }, true);
   table.el.table.addEventListener("seats-drawn", () => followSeats(table));
 }
 
