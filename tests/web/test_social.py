@@ -128,7 +128,7 @@ def test_an_empty_account_form_is_refused_in_the_players_words(server, open_page
     assert not re.search("[A-Za-z]{2,}", problem.inner_text()), problem.inner_text()
 
 
-def guest(server: str, name: str) -> dict:
+def guest_identity(server: str, name: str) -> dict:
     """A guest made over HTTP: its token, id and nickname (what the page keeps as hokm.auth.v1)."""
     g = httpx.post(server + "/api/guest", json={"nickname": name}, timeout=20).json()
     return {"token": g["token"], "player_id": g["player_id"], "nickname": g["nickname"]}
@@ -154,7 +154,7 @@ def test_an_invitation_and_a_friend_request_reach_a_friend_at_a_table(server, op
     over her table with Accept and Join; Join takes her to Ali's room. Then she blocks a friend from her list."""
     from .test_flows import new_table
 
-    ali, bahar, cyrus = guest(server, "Ali"), guest(server, "بهار"), guest(server, MARKUP_NAME)
+    ali, bahar, cyrus = guest_identity(server, "Ali"), guest_identity(server, "بهار"), guest_identity(server, MARKUP_NAME)
     call(server, ali, "POST", "/api/friends", {"player_id": bahar["player_id"]})
     call(server, bahar, "POST", f"/api/friends/{ali['player_id']}/accept", {})
     host = open_as(open_page, browser, server, ali, "/", "en")
@@ -208,7 +208,7 @@ def test_a_private_room_with_a_friend_and_a_spectator(server, open_page, browser
     """Three browser contexts: Ali makes a two-player room, his friend Bahar joins with its code and sits, and
     Cyrus opens the table to watch. The players see their own hands, the spectator none; every page names the
     same two players; a trick played shows on the spectator's page; the spectator's chat stays with spectators."""
-    ali, bahar, cyrus = guest(server, "Ali"), guest(server, "بهار"), guest(server, "Cyrus")
+    ali, bahar, cyrus = guest_identity(server, "Ali"), guest_identity(server, "بهار"), guest_identity(server, "Cyrus")
     call(server, ali, "POST", "/api/friends", {"player_id": bahar["player_id"]})
     call(server, bahar, "POST", f"/api/friends/{ali['player_id']}/accept", {})
     host = open_as(open_page, browser, server, ali, "/", "en", {"width": 1440, "height": 900})
@@ -264,3 +264,57 @@ def test_a_private_room_with_a_friend_and_a_spectator(server, open_page, browser
     assert "watching from the rail" not in host.locator("[data-testid=chat-log]").inner_text()
     shot(watcher, "landscape-en-spectator")
     shot(friend, "phone-fa-private-room-game")
+
+
+MY_ID = "() => JSON.parse(localStorage.getItem('hokm.auth.v1')).player_id"
+
+
+def test_a_guest_is_never_lost_without_being_asked(server, open_page, browser):
+    """A guest has no password: signing out everywhere is not offered to one, and a device code, typed or opened as a
+    link, asks before another account takes the guest's place; cancelled, the guest stays. A kept account asks
+    before signing out everywhere."""
+    first = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa"})
+    first.fill("#nickname", "Dara")
+    first.click("#open-account")
+    first.fill("#claim-username", "dara_k")
+    first.fill("#claim-password", "a long password")
+    first.click("#claim-account")
+    first.wait_for_selector("[data-testid=username]")
+
+    def code() -> str:
+        first.click("#link-device")
+        first.wait_for_function("(old) => { const e = document.querySelector('[data-testid=device-code]'); "
+                                "return e && e.textContent !== old; }", arg=first.evaluate(
+                                    "() => { const e = document.querySelector('[data-testid=device-code]'); return e ? e.textContent : ''; }"))
+        return first.locator("[data-testid=device-code]").inner_text()
+
+    guest = open_as(open_page, browser, server, guest_identity(server, "مهمان"), lang="fa", viewport=PHONE)
+    guest.wait_for_selector("#use-device-code")
+    guest_id = guest.evaluate(MY_ID)
+    assert guest.locator("#sign-out-all").count() == 0
+    guest.fill("#device-code", code())
+    guest.click("#use-device-code")
+    guest.wait_for_selector("[data-testid=confirm]")
+    said = guest.locator("[data-testid=confirm] p").inner_text()
+    assert "برای همیشه از دست می‌روند" in said, said
+    shot(guest, "phone-fa-guest-asked")
+    guest.click("[data-testid=confirm-no]")
+    assert guest.locator("[data-testid=confirm]").count() == 0 and guest.locator("#use-device-code").is_visible()
+    assert guest.evaluate(MY_ID) == guest_id
+    # The same code as a link: the panel asks, with the code in its box.
+    guest.goto(server + f"/?link={code()}")
+    guest.wait_for_selector("[data-testid=confirm]")
+    assert guest.evaluate(MY_ID) == guest_id
+    guest.click("[data-testid=confirm-yes]")
+    guest.wait_for_function("(id) => JSON.parse(localStorage.getItem('hokm.auth.v1')).player_id === id",
+                            arg=first.evaluate(MY_ID))
+
+    # A kept account: signing out everywhere is offered, and asked about first.
+    guest.wait_for_selector("#sign-out-all")
+    guest.click("#sign-out-all")
+    guest.wait_for_selector("[data-testid=confirm]")
+    guest.click("[data-testid=confirm-no]")
+    assert guest.evaluate(MY_ID) == first.evaluate(MY_ID)
+    guest.click("#sign-out-all")
+    guest.click("[data-testid=confirm-yes]")
+    guest.wait_for_function("() => localStorage.getItem('hokm.auth.v1') === null")

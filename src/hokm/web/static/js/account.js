@@ -25,6 +25,10 @@ addStrings({
     useCodeBtn: "Use the code",
     signOutAll: "Sign out on every device",
     signedOutAll: "Signed out everywhere",
+    signOutAllSure: "Every device, this one too, will be signed out. You will need your username and password to come back.",
+    signOutAllYes: "Sign out everywhere",
+    replaceGuest: "You play as a guest on this device. Signing in puts another account here, and this guest's games, rating and friends will be out of reach for good. To keep them, give the guest a username first (“Keep my account”).",
+    replaceGuestYes: "Sign in anyway",
     accountSaved: "Your account is kept",
     signedIn: "Signed in",
     err_bad_credentials: "Wrong username or password",
@@ -52,6 +56,10 @@ addStrings({
     useCodeBtn: "وارد کردن کد",
     signOutAll: "خروج از همهٔ دستگاه‌ها",
     signedOutAll: "از همهٔ دستگاه‌ها خارج شدید",
+    signOutAllSure: "همهٔ دستگاه‌ها، این یکی هم، از حساب خارج می‌شوند. برای بازگشت نام کاربری و رمزتان را لازم دارید.",
+    signOutAllYes: "خروج از همه‌جا",
+    replaceGuest: "در این دستگاه مهمان بازی می‌کنید. با ورود، حساب دیگری جای مهمان را می‌گیرد و بازی‌ها و ریتینگ و دوستان این مهمان برای همیشه از دست می‌روند. برای نگه داشتنشان، نخست با «نگه داشتن حساب» برای مهمان نام کاربری بگذارید.",
+    replaceGuestYes: "با این حال وارد شو",
     accountSaved: "حسابتان نگه داشته شد",
     signedIn: "وارد شدید",
     err_bad_credentials: "نام کاربری یا رمز نادرست است",
@@ -78,6 +86,22 @@ function dropAuth(api) {
   try { localStorage.removeItem(AUTH_KEY); } catch { /* nothing stored */ }
 }
 
+/** Ask before what cannot be undone: ``text`` and two buttons after ``after`` (the row of ``anchor``), ``anchor``
+ *  hidden meanwhile; true when the player goes on. */
+function ask(anchor, text, yes, after = anchor) {
+  return new Promise((resolve) => {
+    const done = (go) => { row.remove(); anchor.hidden = false; resolve(go); };
+    const row = h("div.confirm-row", { role: "alertdialog", "aria-label": text, dataset: { testid: "confirm" } },
+      h("p.small", {}, text),
+      h("div.row", {},
+        h("button.btn.small.primary", { type: "button", dataset: { testid: "confirm-yes" }, onclick: () => done(true) }, yes),
+        h("button.btn.small", { type: "button", dataset: { testid: "confirm-no" }, onclick: () => done(false) }, t("cancel"))));
+    anchor.hidden = true;
+    after.after(row);
+    row.querySelector("[data-testid=confirm-no]").focus();
+  });
+}
+
 /** A server refusal in the player's words where we have them, else the server's own message. */
 export function refusal(err, fallback) {
   const key = err && err.code ? `err_${err.code}` : "";
@@ -88,6 +112,11 @@ export function refusal(err, fallback) {
 function field(id, label, attrs) {
   return [h("label.field-label", { for: id }, label), h(`input#${id}.input`, { dir: "auto", ...attrs })];
 }
+
+let heldLink = null;
+
+/** A device link (?link=CODE) opened where a guest plays: kept for the account panel, which asks first. */
+export function holdLink(code) { heldLink = code; }
 
 /** Sign in with a device code (from a link ?link=CODE or typed); returns true when it worked. */
 export async function redeemCode(api, code) {
@@ -111,6 +140,8 @@ export function accountPanel(api, ctx) {
 
   const draw = (acc) => {
     clear(box).append(h("h2", {}, t("account")));
+    // A guest's identity lives on this device only: signing in with another account loses it for good.
+    const guestHere = !!api.auth && !(acc && acc.username);
     if (acc && acc.username) {
       box.append(h("p", {}, t("signedInAs"), " ", h("bdi.account-username", { dir: "auto", dataset: { testid: "username" } }, acc.username)));
     } else {
@@ -135,6 +166,7 @@ export function accountPanel(api, ctx) {
       const signForm = h("form.account-form.signin-form", {}, sl, su, spl, sp, go);
       signForm.addEventListener("submit", busy(go, async () => {
         if (!su.value.trim() || !sp.value) throw { code: "bad_credentials" };
+        if (guestHere && !(await ask(go, t("replaceGuest"), t("replaceGuestYes")))) return;
         const signed = await api.post("/api/signin", { username: su.value, password: sp.value });
         adoptAuth(api, signed);
         settings.set("nickname", signed.nickname);
@@ -162,12 +194,16 @@ export function accountPanel(api, ctx) {
     const useBtn = h("button.btn#use-device-code", { type: "button" }, t("useCodeBtn"));
     useBtn.onclick = busy(useBtn, async () => {
       if (!codeIn.value.trim()) throw { code: "bad_link" };
+      const go = !guestHere || await ask(useBtn, t("replaceGuest"), t("replaceGuestYes"), useBtn.parentElement);
+      heldLink = null;
+      if (!go) return;
       await redeemCode(api, codeIn.value.trim());
       ctx.toast(t("signedIn"));
       ctx.redraw();
     });
     const outBtn = h("button.btn.small#sign-out-all", { type: "button" }, t("signOutAll"));
     outBtn.onclick = busy(outBtn, async () => {
+      if (!(await ask(outBtn, t("signOutAllSure"), t("signOutAllYes")))) return;
       await api.post("/api/signout", { everywhere: true });
       dropAuth(api);
       ctx.toast(t("signedOutAll"));
@@ -177,7 +213,19 @@ export function accountPanel(api, ctx) {
       acc && acc.username ? null : h("p.small.muted", {}, t("useCode")),
       acc && acc.username ? null : h("div.row.join-row", {}, codeIn, useBtn),
       problem,
-      api.auth ? outBtn : null].filter(Boolean));
+      // A guest has no password to come back with: signing out everywhere would lose the account.
+      acc && acc.username ? outBtn : null].filter(Boolean));
+    if (heldLink && box.isConnected) {
+      const code = heldLink;
+      if (guestHere) { // the code in its box, and the question of what the guest loses (answered, it is let go)
+        codeIn.value = code;
+        box.scrollIntoView({ block: "center" });
+        useBtn.click();
+      } else {
+        heldLink = null;
+        redeemCode(api, code).then(() => { ctx.toast(t("signedIn")); ctx.redraw(); }, fail);
+      }
+    }
   };
   const ensure = ctx.ensureAuth;
   // Drawn once: with an identity, when the server has said whether it has a username (a second

@@ -3,7 +3,7 @@
 // sign a device in (?link=CODE) or send a friend request (?friend=CODE).
 
 import { t } from "./i18n.js";
-import { accountPanel, redeemCode, refusal } from "./account.js";
+import { accountPanel, holdLink, redeemCode, refusal } from "./account.js";
 import { friendsPanel } from "./friends.js";
 
 function addStyles() {
@@ -38,7 +38,9 @@ export function mountSocial(api, main, slot, app) {
 /** A device link signs this device in; a friend link sends a friend request. */
 export async function socialLink(api, ctx, link, friend) {
   try {
-    if (link) { await redeemCode(api, link); ctx.toast(t("signedIn")); }
+    // Where a guest plays, the account panel asks first: signing in would lose the guest for good.
+    if (link && api.auth && !api.auth.username) holdLink(link);
+    else if (link) { await redeemCode(api, link); ctx.toast(t("signedIn")); }
     if (friend) {
       await ctx.ensureAuth();
       const res = await api.post("/api/friends", { code: friend });
