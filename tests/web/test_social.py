@@ -90,6 +90,11 @@ def test_invite_a_friend_with_one_tap_and_they_join(server, open_page):
     guest.wait_for_selector(".accept-friend")
     row = guest.locator(".friend-row", has=guest.locator(".accept-friend"))
     assert row.locator(".person-name").inner_text() == MARKUP_NAME
+    # The space between the name and the @username lies outside the username's isolate: inside it, a Latin
+    # username took it to its far side on a Persian page («سارا@sara_fa»).
+    parts = row.evaluate("""(r) => { const u = r.querySelector('.friend-username');
+      return [u.previousSibling && u.previousSibling.textContent, u.textContent]; }""")
+    assert parts == [" ", "@host_1"], parts
     assert guest.locator(".panel-friends img").count() == 0
     shot(guest, "phone-fa-friend-request")
     guest.click(".accept-friend")

@@ -112,7 +112,9 @@ export function friendsPanel(api, ctx) {
   };
 
   const personRow = (p, ...buttons) => h("div.friend-row", { dataset: { player: p.player_id } },
-    h("span.friend-who", {}, nameEl(p), p.username ? h("bdi.muted.small.friend-username", { dir: "auto" }, ` @${p.username}`) : null), ...buttons);
+    // The space between the name and @username outside the username's isolate: inside it, a Latin username took it
+    // to its far side, away from a Persian name («سارا@sara_fa»).
+    h("span.friend-who", {}, nameEl(p), p.username ? [" ", h("bdi.muted.small.friend-username", { dir: "auto" }, `@${p.username}`)] : null), ...buttons);
 
   // The add field outlives redrawing (a live update must not wipe what the player is typing).
   const who = h("input#friend-who.input", { type: "text", maxlength: "64", dir: "auto", placeholder: t("friendWho"), "aria-label": t("friendWho") });
