@@ -206,6 +206,17 @@ def finished_2p(server) -> tuple[dict, str, str]:  # type: ignore[no-untyped-def
     return finished_computer_game(server, 2, "سارا", username="سارا_۱۲")
 
 
+def test_an_invite_link_whose_room_is_gone_says_so_in_a_whole_sentence(server, open_page):
+    """A player with a name opens a link to a room that is not there: the page says which thing is gone, not a bare
+    «دیگر وجود ندارد.»."""
+    page = open_page(server + "/?join=ZZZZ9999", viewport={"width": 360, "height": 640},
+                     settings={"lang": "fa", "nickname": "سارا"})
+    page.wait_for_selector("main.home .card-panel p")
+    assert page.locator("main.home .card-panel p").inner_text() == "این اتاق دیگر وجود ندارد"
+    assert page.locator("main.home .card-panel a.btn").is_visible()
+    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*404", e)]
+
+
 def test_the_computers_seats_are_named_as_at_the_table_on_the_profile_and_the_offline_list(server, open_page, browser, finished_2p):
     who, tid, game = finished_2p
     page = open_as(browser, open_page, server, who, "/#/profile", "fa", PHONE)

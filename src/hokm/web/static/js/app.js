@@ -175,7 +175,8 @@ async function home() {
   if (code) {
     history.replaceState(null, "", location.pathname + "#/");
     // An invite link: go straight in when we already have a name, else ask for one first.
-    if (settings.get("nickname")) return joinByCode(code);
+    // A link's room that is not there (any more) is said as such, not as a bare "not found".
+    if (settings.get("nickname")) return joinByCode(code).catch((err) => { throw err && err.status === 404 ? { code: "room_gone" } : err; });
     pendingInvite = code;
   }
   if (pendingInvite) return inviteStep(pendingInvite);
@@ -290,7 +291,7 @@ function inviteStep(code) {
       await joinByCode(code);
       pendingInvite = null;
     } catch (err) {
-      problem.textContent = err && err.status === 404 ? t("inviteGone") : errorText(err, "room");
+      problem.textContent = errorText(err && err.status === 404 ? { code: "room_gone" } : err, "room");
       problem.hidden = false;
     } finally {
       join.disabled = false;
