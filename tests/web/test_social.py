@@ -323,3 +323,18 @@ def test_a_guest_is_never_lost_without_being_asked(server, open_page, browser):
     guest.click("#sign-out-all")
     guest.click("[data-testid=confirm-yes]")
     guest.wait_for_function("() => localStorage.getItem('hokm.auth.v1') === null")
+
+
+def test_a_friend_code_typed_on_a_persian_keyboard_is_the_code(server, open_page, browser):
+    """The friend box takes a code as a Persian keyboard types it (Persian digits, lower case), as the room and
+    device boxes do."""
+    ali = open_as(open_page, browser, server, guest_identity(server, "Ali"), lang="fa")
+    ali.wait_for_selector("[data-testid=friend-code]")
+    code = ali.locator("[data-testid=friend-code]").inner_text().strip()
+    typed = code.lower().translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+    bahar = open_as(open_page, browser, server, guest_identity(server, "بهار"), lang="fa")
+    bahar.wait_for_selector("#friend-who")
+    bahar.fill("#friend-who", typed)
+    bahar.click("#add-friend")
+    ali.wait_for_selector(".accept-friend")
+    assert bahar.locator(".panel-friends .form-error").is_hidden()

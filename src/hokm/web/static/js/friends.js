@@ -4,7 +4,7 @@
 // the home page shows brings presence changes, requests and invitations live.
 
 import { h, clear } from "./dom.js";
-import { t, addStrings } from "./i18n.js";
+import { t, addStrings, typedCode } from "./i18n.js";
 import { socialSocket } from "./net.js";
 import { refusal } from "./account.js";
 
@@ -122,7 +122,9 @@ export function friendsPanel(api, ctx) {
   addBtn.onclick = act(async () => {
     const v = who.value.trim();
     if (!v) return;
-    const res = await api.post("/api/friends", FRIEND_CODE.test(v) ? { code: v } : { username: v });
+    // A friend code as a Persian keyboard types it (۵, lower case) is the code, as in the room and device boxes.
+    const code = typedCode(v);
+    const res = await api.post("/api/friends", FRIEND_CODE.test(code) ? { code } : { username: v });
     who.value = "";
     ctx.toast(res.state === "friends" ? t("nowFriends") : t("requestSent"));
   });
