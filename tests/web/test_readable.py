@@ -217,6 +217,24 @@ def test_an_invite_link_whose_room_is_gone_says_so_in_a_whole_sentence(server, o
     open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*404", e)]
 
 
+def test_a_name_of_blank_letters_is_refused_with_what_it_needs(server, open_page):
+    """Braille blanks look like a name to the page and like nothing to a reader: the server's refusal is said as what
+    the name needs, in the player's words, for a player's name and for a username alike."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, settings={"lang": "fa"})
+    page.fill("#nickname", "\u2800\u2800\u2800")
+    page.click("#play-computer")
+    page.wait_for_selector(".toast")
+    assert page.locator(".toast").last.inner_text() == "نام باید حرف یا رقم دیدنی داشته باشد"
+    page.fill("#nickname", "سارا")
+    page.click("#open-account")
+    page.fill("#claim-username", "\u2800\u2800\u2800\u2800")
+    page.fill("#claim-password", "a long password")
+    page.click("#claim-account")
+    page.wait_for_function("() => document.querySelector('[data-testid=account] .form-error').textContent === "
+                           "'نام کاربری باید حرف یا رقم دیدنی داشته باشد'")
+    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*400", e)]
+
+
 def test_the_computers_seats_are_named_as_at_the_table_on_the_profile_and_the_offline_list(server, open_page, browser, finished_2p):
     who, tid, game = finished_2p
     page = open_as(browser, open_page, server, who, "/#/profile", "fa", PHONE)

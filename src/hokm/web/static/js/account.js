@@ -34,8 +34,8 @@ addStrings({
     err_bad_credentials: "Wrong username or password",
     err_username_taken: "This username is taken",
     err_username_invalid: "A username has 3 to 24 letters or digits, and _ . - only",
-    err_name_confusable: "Write the username in one alphabet",
-    err_name_invisible: "The username needs a visible letter or digit",
+    err_account_name_confusable: "Write the username in one alphabet",
+    err_account_name_invisible: "The username needs a visible letter or digit",
     err_password_invalid: "The password needs at least 8 characters",
     err_bad_link: "This code is unknown, used or expired",
     err_rate_limited: "Too many tries; wait a little and try again",
@@ -65,8 +65,8 @@ addStrings({
     err_bad_credentials: "نام کاربری یا رمز نادرست است",
     err_username_taken: "این نام کاربری گرفته شده است",
     err_username_invalid: "نام کاربری ۳ تا ۲۴ حرف یا رقم است و فقط _ . - دارد",
-    err_name_confusable: "نام کاربری را با یک الفبا بنویسید",
-    err_name_invisible: "نام کاربری باید حرف یا رقم دیدنی داشته باشد",
+    err_account_name_confusable: "نام کاربری را با یک الفبا بنویسید",
+    err_account_name_invisible: "نام کاربری باید حرف یا رقم دیدنی داشته باشد",
     err_password_invalid: "رمز دست‌کم ۸ نویسه می‌خواهد",
     err_bad_link: "این کد ناشناخته، به‌کاررفته یا منقضی است",
     err_rate_limited: "تلاش‌ها زیاد بود؛ کمی صبر کنید و دوباره امتحان کنید",
@@ -104,9 +104,12 @@ function ask(anchor, text, yes, after = anchor) {
 
 /** A server refusal in the player's words where we have them, else the server's own message. */
 export function refusal(err, fallback) {
-  const key = err && err.code ? `err_${err.code}` : "";
-  const said = key ? t(key) : key;
-  return said && said !== key ? said : fallback(err);
+  // The panel's own words first (a username's, where the general ones speak of a player's name).
+  for (const key of err && err.code ? [`err_account_${err.code}`, `err_${err.code}`] : []) {
+    const said = t(key);
+    if (said !== key) return said;
+  }
+  return fallback(err);
 }
 
 function field(id, label, attrs) {
