@@ -107,6 +107,14 @@ def computer_table_with_short_timers(page, name: str, seconds: float = 1, player
     }""", [name, seconds, players])
 
 
+def a_friend_watches(page, tid: str) -> None:  # type: ignore[no-untyped-def]
+    """The friends list the page reads says a friend has table ``tid`` open: the chat panel then offers its box for
+    friends there (with no friend at a table, it offers none)."""
+    friend = {"player_id": "p-friend", "nickname": "Dara", "username": None, "online": True, "table": tid}
+    body = json.dumps({"code": "ABCD-EFGH", "friends": [friend], "incoming": [], "outgoing": [], "blocked": [], "recent": []})
+    page.route("**/api/friends", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+
+
 def start_computer_game(page, players: int = 4) -> None:  # type: ignore[no-untyped-def]
     """From the home page: a game against the computer, until our hand is dealt in full and the Hokm is known."""
     page.fill("#nickname", "سارا" if page.evaluate("document.documentElement.lang") == "fa" else "Sara")
@@ -352,6 +360,7 @@ def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_
     # At a table that waits for us (a short-timer game could end, and close the sheet, while a slow page types),
     # once the Hokm is known (the trump window, ours to answer if we are the Hâkem, lies over the table)...
     tid = computer_table_with_short_timers(page, "لاله", seconds=300, players=4)
+    a_friend_watches(page, tid)
     page.goto(f"{server}/index.html#/table/{tid}")
     page.wait_for_selector("[data-testid=talk]")
     for _ in range(300):
@@ -393,6 +402,7 @@ def test_a_choice_against_the_clock_closes_the_chat_sheet_and_keeps_the_words(se
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"lang": "fa"})
     page.fill("#nickname", "لاله")
     tid = computer_table_with_short_timers(page, "لاله", seconds=300)
+    a_friend_watches(page, tid)
     page.goto(f"{server}/index.html#/table/{tid}")
     page.wait_for_selector("[data-testid=talk]")
     for _ in range(300):  # the Hokm if we are the Hâkem, up to our discard

@@ -596,6 +596,7 @@ async function tablePage(tableId) {
     block: (id) => api.post(`/api/blocks/${encodeURIComponent(id)}`, {}),
     unblock: (id) => api.del(`/api/blocks/${encodeURIComponent(id)}`),
     blocked: async () => (await api.get("/api/friends")).blocked.map((p) => p.player_id),
+    friends: async () => (await api.get("/api/friends")).friends,
   };
   // The table's node, asked while talk.js loads, so that the first connection already names it (a balancer
   // routes it to the node that runs the table); a slow answer does not hold the connection back for long.

@@ -15,6 +15,7 @@ addStrings({
     chatLogFriends: "Friends' chat",
     chatFriendsOnly: "Only your friends at this table see this.",
     chatFriendsPlaceholder: "Write to your friends…",
+    chatNoFriendsHere: "None of your friends is at this table, so nobody here would read what you write. Quick phrases and emotes reach everyone.",
     chatEmpty: "No messages yet.",
     chatMute: "Mute",
     chatUnmute: "Unmute",
@@ -34,6 +35,7 @@ addStrings({
     chatLogFriends: "گفت‌وگوی دوستان",
     chatFriendsOnly: "فقط دوستانتان سر این میز این را می‌بینند.",
     chatFriendsPlaceholder: "برای دوستانتان بنویسید…",
+    chatNoFriendsHere: "هیچ‌یک از دوستانتان سر این میز نیستند و کسی نوشتهٔ شما را نمی‌بیند. پیام‌های سریع و شکلک‌ها را همه می‌بینند.",
     chatEmpty: "هنوز پیامی نیست.",
     chatMute: "بی‌صدا کردن",
     chatUnmute: "باصدا کردن",
@@ -300,9 +302,19 @@ function textPanel(table) {
     if (sheet && !watching(table)) sheet.hidden = true;
   } }, input, h("button.btn.small.primary", { type: "submit", dataset: { testid: "chat-send" } }, t("chatSend")));
   const title = friendsOnly ? t("chatLogFriends") : watching(table) ? t("chatLogSpectators") : t("chatLog");
+  const note = friendsOnly ? h("p.chat-note.chat-friends-only", { dataset: { testid: "chat-friends-only" } }, t("chatFriendsOnly")) : null;
+  if (friendsOnly && chat.social && chat.social.friends) {
+    // Words for friends where none of them has this table open would reach nobody: no box, and the note says why
+    // (asked each time the sheet opens; a friend who comes later brings the box back).
+    form.hidden = true;
+    chat.social.friends().then((friends) => {
+      if (friends.some((f) => f.table === chat.tableId)) { form.hidden = false; return; }
+      note.textContent = t("chatNoFriendsHere");
+      note.dataset.testid = "chat-no-friends";
+    }, () => { form.hidden = false; });
+  }
   return h("section.chat-panel", { "aria-label": title },
-    h("h3.chat-title", {}, title),
-    friendsOnly ? h("p.chat-note.chat-friends-only", { dataset: { testid: "chat-friends-only" } }, t("chatFriendsOnly")) : null,
+    h("h3.chat-title", {}, title), note,
     h("ul.chat-log", { dataset: { testid: "chat-log" }, "aria-live": "polite" }),
     muteRow(table), form, status);
 }
