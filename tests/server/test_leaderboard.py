@@ -25,3 +25,23 @@ def test_the_leaderboard_ranks_equal_ratings_by_wins_then_fewer_games(tmp_path: 
             await s.close()
 
     asyncio.run(go())
+
+
+def test_players_rated_against_people_rank_above_those_without_a_rating(tmp_path: Path) -> None:
+    """A first rated loss takes the conservative rating below the starting one; a player who has only played the
+    computer (no rated game, the starting rating) still ranks below every rated player, however many wins."""
+    async def go() -> None:
+        s = SqlStorage(f"sqlite+aiosqlite:///{tmp_path / 'hokm.db'}")
+        await s.init()
+        try:
+            await s.create_player(PlayerRow(id="lost", nickname="lost", token_hash="h1", created_at=0.0,
+                                            mu=24.0, sigma=8.0, games=1, wins=0, rated_games=1))
+            await s.create_player(PlayerRow(id="bots", nickname="bots", token_hash="h2", created_at=0.0,
+                                            mu=25.0, sigma=25 / 3, games=9, wins=9))
+            await s.create_player(PlayerRow(id="won", nickname="won", token_hash="h3", created_at=0.0,
+                                            mu=27.0, sigma=8.0, games=1, wins=1, rated_games=1))
+            assert [p.id for p in await s.leaderboard(10)] == ["won", "lost", "bots"]
+        finally:
+            await s.close()
+
+    asyncio.run(go())

@@ -607,6 +607,10 @@ def test_the_leaderboard_keeps_rating_and_wins_apart_and_the_room_names_seats(se
     who, _, _ = finished_2p
     page = open_as(browser, open_page, server, who, "/", "fa", PHONE)
     page.wait_for_selector(".leader .leader-wins")
+    # Her claimed username beside her name, a space apart and outside its isolate (nicknames repeat).
+    mine = page.locator(".leader.me .leader-username")
+    assert mine.inner_text() == "@سارا_۱۲"
+    assert mine.evaluate("(e) => e.previousSibling.textContent") == " "
     for item in page.locator(".leader").all():
         stats = item.locator(".leader-stats > span")
         assert 1 <= stats.count() <= 2

@@ -672,9 +672,13 @@ class GamesResponse(_Model):
 
 
 class LeaderRow(_Model):
+    """A player of the leaderboard: those with rated games (against people) first, by rating; then the others
+    by wins, their ``rating`` the starting one."""
+
     rank: int
     player_id: str
     nickname: str
+    username: str | None = Field(None, description="null for a guest who has not claimed a username")
     rating: float
     games: int
     wins: int

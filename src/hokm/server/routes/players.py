@@ -56,8 +56,10 @@ async def new_token(request: Request) -> Any:
 async def leaderboard(request: Request) -> Any:
     await me(request)
     rows = await services(request).storage.leaderboard(limit_of(request, 50))
-    return {"players": [{"rank": i + 1, "player_id": p.id, "nickname": p.nickname} | stats_of(p).model_dump()
-                        for i, p in enumerate(rows)]}
+    # Two players may share a nickname: a claimed username tells them apart.
+    usernames = await services(request).social.store.usernames([p.id for p in rows])
+    return {"players": [{"rank": i + 1, "player_id": p.id, "nickname": p.nickname, "username": usernames.get(p.id)}
+                        | stats_of(p).model_dump() for i, p in enumerate(rows)]}
 
 
 routes = [

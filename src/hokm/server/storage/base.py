@@ -144,7 +144,8 @@ class Storage(ABC):
 
     @abstractmethod
     async def leaderboard(self, limit: int) -> list[PlayerRow]:
-        """Players with at least one game, best rating first; on equal ratings more wins, then fewer games."""
+        """Players with at least one game: those with rated games first, best rating first; on equal ratings more
+        wins, then fewer games."""
 
     # tables
     @abstractmethod

@@ -80,6 +80,8 @@ class SocialStore(Protocol):
     async def pending_invitations(self, to_id: str, limit: int) -> list[InvitationRow]: ...
     async def set_invitation_state(self, invitation_id: str, state: str) -> None: ...
     async def nicknames(self, ids: list[str]) -> dict[str, str]: ...
+    async def usernames(self, ids: list[str]) -> dict[str, str]:
+        """The usernames of those of ``ids`` who claimed one."""
 
 
 class SqlSocialStore(OnServerEngine):
@@ -214,4 +216,12 @@ class SqlSocialStore(OnServerEngine):
             return {}
         async with self._e.connect() as conn:
             rows = (await conn.execute(select(players.c.id, players.c.nickname).where(players.c.id.in_(ids)))).all()
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    async def usernames(self, ids: list[str]) -> dict[str, str]:
+        if not ids:
+            return {}
+        async with self._e.connect() as conn:
+            rows = (await conn.execute(select(accounts.c.player_id, accounts.c.username)
+                                       .where(accounts.c.player_id.in_(ids)))).all()
         return {str(r[0]): str(r[1]) for r in rows}

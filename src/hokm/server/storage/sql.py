@@ -14,7 +14,7 @@ import sqlite3
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, bindparam, delete, event, insert, select, update
+from sqlalchemy import and_, bindparam, case, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -195,9 +195,12 @@ class SqlStorage(Storage):
 
     async def leaderboard(self, limit: int) -> list[PlayerRow]:
         ordinal = players.c.mu - 3 * players.c.sigma
-        # Equal ratings (no rated game yet, or the same record) rank by wins, then by fewer games for them.
+        # Players with a rating from games against people first (the starting rating of one who has none would
+        # rank above a rated player's first loss); equal ratings (none yet, or the same record) rank by wins,
+        # then by fewer games for them.
+        rated = case((players.c.rated_games > 0, 1), else_=0)
         q = (select(players).where(players.c.games > 0)
-             .order_by(ordinal.desc(), players.c.wins.desc(), players.c.games, players.c.id).limit(limit))
+             .order_by(rated.desc(), ordinal.desc(), players.c.wins.desc(), players.c.games, players.c.id).limit(limit))
         async with self._e.connect() as conn:
             return [self._player(r) for r in (await conn.execute(q)).all()]
 

@@ -3,7 +3,7 @@
 // the settings panel, and the glue between the server connection and the table view.
 
 import { h, clear } from "./dom.js";
-import { t, num, sep, scoreGap, dateTime, shortWhen, getLang, errorText, typedCode, botName } from "./i18n.js";
+import { t, num, decimal, sep, scoreGap, dateTime, shortWhen, getLang, errorText, typedCode, botName } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { faceUrl } from "./cards.js";
@@ -378,11 +378,14 @@ async function loadLeaders(box) {
     for (const [i, p] of res.players.entries()) {
       box.append(h("li.leader" + (api.auth && p.player_id === api.auth.player_id ? ".me" : ""), {},
         h("span.leader-rank", { "aria-hidden": "true" }, num(i + 1)),
-        h("bdi.leader-name", { dir: "auto" }, p.nickname),
+        // Two players may share a nickname: a claimed username, isolated and a space apart, tells them apart.
+        h("span.leader-who", {}, h("bdi.leader-name", { dir: "auto" }, p.nickname),
+          p.username ? [" ", h("bdi.muted.small.leader-username", { dir: "auto" }, `@${p.username}`)] : null),
         // A rating says something only after rated games: a player with none shows their wins alone. The two
-        // numbers are two chips, never one run of text where «ریتینگ ۱، ۱ برد» reads as 1.1.
+        // numbers are two chips, never one run of text where «ریتینگ ۱، ۱ برد» reads as 1.1. The rating as the
+        // profile writes it (one decimal, the page's minus sign).
         h("span.leader-stats", {},
-          p.rated_games ? h("span.leader-rating", {}, t("ratingN", { n: Math.round(p.rating) })) : null,
+          p.rated_games ? h("span.leader-rating", {}, t("ratingN", { n: decimal(p.rating) })) : null,
           h("span.leader-wins", {}, t("wins", { n: p.wins })))));
     }
   } catch {
