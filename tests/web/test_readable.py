@@ -225,6 +225,16 @@ def test_an_invite_link_whose_room_is_gone_says_so_in_a_whole_sentence(server, o
     open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*404", e)]
 
 
+def test_the_pages_description_is_in_its_language(server, open_page):
+    """What a search result or a shared link shows of the page follows the page's language, as its title does."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, settings={"lang": "fa"})
+    about = "() => document.querySelector('meta[name=description]').content"
+    assert page.evaluate(about) == "حکم، بازی ورق ایرانی، در مرورگر شما: با رایانه یا با دوستان."
+    page.click(".lang-switch button[lang=en]")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.evaluate(about).startswith("Hokm (حکم), the Persian trick-taking card game")
+
+
 def test_a_name_of_blank_letters_is_refused_with_what_it_needs(server, open_page):
     """Braille blanks look like a name to the page and like nothing to a reader: the server's refusal is said as what
     the name needs, in the player's words, for a player's name and for a username alike."""

@@ -324,12 +324,19 @@ def test_a_player_blocked_from_the_chat_panel(server, open_page, browser):  # ty
     host.wait_for_timeout(600)
     assert "هنوز اینجا هستم" not in host.locator("[data-testid=chat-log]").inner_text()
     assert host.locator("[data-testid=chat-1]").count() == 0
+    host.evaluate(f"() => localStorage.removeItem('hokm.mute.{tid}')")  # the block alone is left to say it
     host.reload()
     host.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 0", timeout=20000)
     host.keyboard.press("Escape")
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     host.wait_for_selector(f"[data-block='{b.id}'][aria-pressed=true]")  # the server's list says so
     assert host.locator(f"[data-block='{b.id}']").inner_text() == "Unblock"
+    # Muted for as long as the block holds, whatever this page stored: the button says so and cannot undo it.
+    mute = host.locator(f"[data-mute='{b.id}']")
+    mute.wait_for()
+    assert mute.get_attribute("aria-pressed") == "true" and mute.is_disabled()
+    assert mute.inner_text().replace("\n", " ").strip() == "🔇 Muted: بهار"
+    assert mute.evaluate("(e) => getComputedStyle(e).textDecorationLine") == "none"
     host.click(f"[data-block='{b.id}']")
     host.wait_for_selector(f"[data-block='{b.id}'][aria-pressed=false]")
     assert b.id not in [p["player_id"] for p in api(server, a.token, "GET", "/api/friends")["blocked"]]

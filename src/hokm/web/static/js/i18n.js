@@ -5,6 +5,7 @@
 export const STRINGS = {
   en: {
     appName: "Hokm",
+    appAbout: "Hokm (حکم), the Persian trick-taking card game, in your browser: against the computer or with friends.",
     tagline: "The Persian trick-taking game",
     nickname: "Your name",
     nicknamePlaceholder: "Nickname",
@@ -265,6 +266,7 @@ export const STRINGS = {
   },
   fa: {
     appName: "حکم",
+    appAbout: "حکم، بازی ورق ایرانی، در مرورگر شما: با رایانه یا با دوستان.",
     tagline: "بازی ورق ایرانی",
     nickname: "نام شما",
     nicknamePlaceholder: "نام مستعار",
@@ -348,7 +350,7 @@ export const STRINGS = {
     addBot: "افزودن رایانه",
     removeBot: "برداشتن",
     moveHere: "جابه‌جا شو",
-    leaveSeat: "ترک جا",
+    leaveSeat: "ترک صندلی",
     startGame: "شروع بازی",
     waitingHost: "در انتظار شروع از سوی میزبان…",
     you: "شما",

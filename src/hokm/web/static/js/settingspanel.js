@@ -16,6 +16,8 @@ export function applyLang(subtitle) {
   document.documentElement.lang = getLang();
   document.documentElement.dir = isRtl() ? "rtl" : "ltr";
   document.title = `${t("appName")} · ${t(subtitle)}`;
+  const about = document.querySelector('meta[name="description"]'); // what a search result or a shared link says
+  if (about) about.content = t("appAbout");
 }
 
 /** The chosen theme and animation speed on the page. */

@@ -19,6 +19,7 @@ addStrings({
     chatEmpty: "No messages yet.",
     chatMute: "Mute",
     chatUnmute: "Unmute",
+    chatMuted: "Muted:",
     chatMuteList: "Mute a player",
     chatSlowDown: "Slow down a little, then send again.",
     chatTooLong: "A message holds at most 200 characters.",
@@ -38,7 +39,8 @@ addStrings({
     chatNoFriendsHere: "هیچ‌یک از دوستانتان سر این میز نیستند و کسی نوشتهٔ شما را نمی‌بیند. پیام‌های سریع و شکلک‌ها را همه می‌بینند.",
     chatEmpty: "هنوز پیامی نیست.",
     chatMute: "بی‌صدا کردن",
-    chatUnmute: "باصدا کردن",
+    chatUnmute: "صدادار کردن",
+    chatMuted: "بی‌صدا:",
     chatMuteList: "بی‌صدا کردن بازیکن",
     chatSlowDown: "کمی آهسته‌تر؛ چند لحظه بعد دوباره بفرستید.",
     chatTooLong: "هر پیام حداکثر ۲۰۰ نویسه است.",
@@ -219,12 +221,13 @@ function mutable(table) {
 function muteRow(table) {
   const row = h("div.chat-mutes", { role: "group", "aria-label": t("chatMuteList") });
   for (const [id, name] of mutable(table)) {
-    const on = chat.muted.has(id);
     const blocked = !!chat.blocked && chat.blocked.has(id);
+    const on = chat.muted.has(id) || blocked; // a blocked player is muted for as long as the block holds
+    const words = blocked ? "chatMuted" : on ? "chatUnmute" : "chatMute";
     row.append(h("div.chat-person", { dataset: { player: id } },
       h("button.btn.small.chat-mute" + (on ? ".on" : ""), { type: "button", "aria-pressed": on ? "true" : "false", dataset: { mute: id },
-        "aria-label": `${t(on ? "chatUnmute" : "chatMute")} ${name}`, onclick: () => { toggleMute(id); } },
-      on ? "🔇 " : "🔈 ", `${t(on ? "chatUnmute" : "chatMute")} `, h("bdi", { dir: "auto" }, name)),
+        disabled: blocked, "aria-label": `${t(words)} ${name}`, onclick: () => { toggleMute(id); } },
+      on ? "🔇 " : "🔈 ", `${t(words)} `, h("bdi", { dir: "auto" }, name)),
       // Blocking (the friends API) holds everywhere and for good: no friend request, invitation or text from them.
       chat.social ? h("button.btn.small.chat-block" + (blocked ? ".on" : ""), { type: "button", "aria-pressed": blocked ? "true" : "false",
         dataset: { block: id }, "aria-label": `${t(blocked ? "unblock" : "block")} ${name}`, onclick: () => { toggleBlock(id); } },
