@@ -172,3 +172,33 @@ def test_a_profile_before_any_rated_game_shows_no_rating_number(server, open_pag
     assert page.locator(".panel-rating h2").inner_text().strip() == "ریتینگ"
     assert page.locator("[data-testid=rating-now]").count() == 0
     assert page.locator(".panel-rating p.muted").inner_text().startswith("هنوز بازی رسمی ندارید")
+    # No game yet: said once, by the games panel (no second panel of recent games saying it again).
+    page.wait_for_selector(".panel-modes")
+    said = page.locator("main").inner_text()
+    assert said.count("هنوز بازی تمام‌شده‌ای ندارید") == 1, said
+    assert page.locator(".panel-profile-recent").count() == 0
+
+
+def test_another_players_private_profile_speaks_of_them_and_leads_home(server, open_page, browser):
+    """Someone else's page, kept private: it says so in the third person and offers the way back home."""
+    owner = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa", "nickname": "بهار"})
+    owner.fill("#nickname", "بهار")
+    owner.click("#open-account")
+    owner.fill("#claim-username", "bahar_p")
+    owner.fill("#claim-password", "a long password")
+    owner.click("#claim-account")
+    owner.wait_for_selector("[data-testid=username]")
+    viewer = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa", "nickname": "سارا"})
+    viewer.evaluate("""async () => { const { Api } = await import('./js/net.js'); await new Api().ensureGuest('سارا'); }""")
+    viewer.goto(server + "/#/profile/bahar_p")
+    viewer.wait_for_selector("[data-testid=profile-home]")
+    assert viewer.locator("[data-testid=private]").inner_text() == "این بازیکن نمایه‌اش را خصوصی نگه داشته است."
+    # Made public, with no game yet: said of her, not of the one who looks («ندارد», not «ندارید»).
+    owner.goto(server + "/#/profile")
+    owner.click("#profile-public")
+    owner.wait_for_function("() => document.querySelector('#profile-public').checked && !document.querySelector('#profile-public').disabled")
+    viewer.reload()
+    viewer.wait_for_selector(".panel-modes p.muted")
+    assert viewer.locator(".panel-modes p.muted").inner_text() == "هنوز بازی تمام‌شده‌ای ندارد."
+    viewer.click("[data-testid=profile-home]")
+    viewer.wait_for_selector("#play-computer")

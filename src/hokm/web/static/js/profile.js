@@ -26,6 +26,7 @@ addStrings({
     ratingChartLabel: "Rating over {n} rated games, from {a} to {b}",
     noRated: "No rated games yet: games against people in private rooms and public matches are rated.",
     noGames: "No finished games yet.",
+    noGamesTheirs: "No finished games yet.",
     profileRecent: "Recent games",
     wonGame: "Won",
     lostGame: "Lost",
@@ -57,6 +58,7 @@ addStrings({
     ratingChartLabel: "ریتینگ در {n} بازی رسمی، از {a} تا {b}",
     noRated: "هنوز بازی رسمی ندارید: بازی با آدم‌ها در اتاق خصوصی و بازی عمومی رسمی است و ریتینگ دارد.",
     noGames: "هنوز بازی تمام‌شده‌ای ندارید.",
+    noGamesTheirs: "هنوز بازی تمام‌شده‌ای ندارد.",
     profileRecent: "بازی‌های اخیر",
     wonGame: "برد",
     lostGame: "باخت",
@@ -158,7 +160,8 @@ function header(data, avatar) {
       data.username ? h("bdi.muted.profile-username", { dir: "auto" }, `@${data.username}`) : null));
 }
 
-function modesTable(shown) {
+/** Games and wins by kind of game; ``own``: the caller's own page (with none, it says "you have none"). */
+function modesTable(shown, own) {
   const table = h("table.modes-table", { dataset: { testid: "modes" } },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("gameKind")), h("th", { scope: "col" }, t("gamesCol")), h("th", { scope: "col" }, t("winsCol")))));
   const body = h("tbody", {});
@@ -170,7 +173,7 @@ function modesTable(shown) {
   body.append(h("tr.overall", {}, h("th", { scope: "row" }, t("overall")), h("td", {}, num(shown.stats.games)), h("td", {}, num(shown.stats.wins))));
   table.append(body);
   return h("section.card-panel.panel-modes", {}, h("h2", {}, t("gamesCol")),
-    shown.modes.length ? table : h("p.muted", {}, t("noGames")));
+    shown.modes.length ? table : h("p.muted", {}, t(own ? "noGames" : "noGamesTheirs")));
 }
 
 function ratingPanel(shown) {
@@ -244,8 +247,10 @@ export async function showProfile(app, api, ctx, username) {
       const data = await api.get(`/api/profiles/${encodeURIComponent(username)}`);
       const avatar = data.avatar || derivedAvatar(data.player_id);
       clear(main).append(header(data, avatar));
-      if (data.shown) main.append(modesTable(data.shown), ratingPanel(data.shown));
+      if (data.shown) main.append(modesTable(data.shown, false), ratingPanel(data.shown));
       else main.append(h("section.card-panel", {}, h("p.muted", { dataset: { testid: "private" } }, t("privateProfile"))));
+      // Opened from a friends list or a link: the way back to the home page, private or not.
+      main.append(h("p.profile-back", {}, h("a.btn", { href: "#/", dataset: { testid: "profile-home" } }, t("home"))));
       return null;
     }
     let data = await api.get("/api/me/profile");
@@ -253,8 +258,10 @@ export async function showProfile(app, api, ctx, username) {
     const chosen = settings.get("avatar");
     if (chosen in AVATARS && chosen !== data.avatar) data = await api.request("PUT", "/api/me/profile", { avatar: chosen }).catch(() => data);
     const avatar = (chosen in AVATARS && chosen) || data.avatar || derivedAvatar(data.player_id);
-    clear(main).append(header(data, avatar), modesTable(data.shown), ratingPanel(data.shown), recentPanel(data),
-      headToHeadPanel(data), privacyPanel(api, ctx, data));
+    // No game yet: the games panel says so, once (the recent games' panel would say it again).
+    clear(main).append(...[header(data, avatar), modesTable(data.shown, true), ratingPanel(data.shown),
+      data.recent.length || data.shown.modes.length ? recentPanel(data) : null,
+      headToHeadPanel(data), privacyPanel(api, ctx, data)].filter(Boolean));
   } catch (err) {
     clear(main).append(h("section.card-panel", {}, h("p", {}, ctx.errorText(err)), h("a.btn", { href: "#/" }, t("home"))));
   }
