@@ -6,7 +6,9 @@ open for as long as the client likes, each one a file handle of the node's (a fe
 from one machine leave the node none). Here a request's line and headers must be in within
 ``head_timeout`` seconds of the connection opening or of the previous request's end, and its body
 within three times that of the head; otherwise the connection is closed. A WebSocket's upgrade
-request is a head like any other; once it is in, the limit no longer applies.
+request is a head like any other; once it is in, the limit no longer applies. (h11 still waits for
+the upgrade request's body when uvicorn hands the connection over, so the hand-over itself ends
+the deadline, and a deadline never closes a connection that another protocol has taken.)
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ def protocol_class(head_timeout: float) -> type[H11Protocol]:
             self._set(None)
             super().connection_lost(exc)
 
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._set(None)  # the connection is the WebSocket's from here: no body is owed
+            super().handle_websocket_upgrade(event)
+
         def _watch(self) -> None:
             state = self.conn.their_state
             # Done, or an upgrade to a WebSocket: nothing more is owed on this cycle.
@@ -62,7 +68,8 @@ def protocol_class(head_timeout: float) -> type[H11Protocol]:
 
         def _late(self) -> None:
             self._timer = None
-            if self._waiting_for is not None and not self.transport.is_closing():
+            if (self._waiting_for is not None and not self.transport.is_closing()
+                    and self.transport.get_protocol() is self):
                 self.transport.close()
 
     return HokmH11Protocol
