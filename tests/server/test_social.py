@@ -346,3 +346,28 @@ def test_friend_requests_and_invitations_are_rate_limited_per_account(make_serve
         for p in (a, *others):
             await p.close()
     run(main())
+
+
+def test_asking_withdrawing_and_asking_again_does_not_flood_the_player(server: ServerProcess) -> None:
+    """Three accounts each ask, withdraw and ask again five times: the player is told of each at most twice (every
+    request is still stored: it shows in the player's list)."""
+    async def main() -> None:
+        victim = await Player(server, "victim").signup()
+        await victim.connect()
+        code = (await victim.api("GET", "/api/account"))["friend_code"]
+        askers = [await Player(server, f"asker{i}").signup() for i in range(3)]
+        for _ in range(5):
+            for a in askers:
+                await a.api("POST", "/api/friends", {"code": code}, status=201)
+                await a.api("DELETE", f"/api/friends/{victim.id}")
+        for a in askers:
+            await a.api("POST", "/api/friends", {"code": code}, status=201)
+        listed = (await victim.api("GET", "/api/friends"))["incoming"]
+        assert {p["player_id"] for p in listed} == {a.id for a in askers}
+        await victim.send({"type": "ping", "id": 1})
+        await victim.expect(lambda m: m["type"] == "pong")  # every notice sent before it has arrived
+        told = [m["sender"]["player_id"] for m in victim.log if m["type"] == "friend_request"]
+        assert sorted(set(told)) == sorted(a.id for a in askers) and all(told.count(a.id) <= 2 for a in askers), told
+        for p in (victim, *askers):
+            await p.close()
+    run(main())

@@ -23,6 +23,7 @@ from typing import Any
 
 from .bus import Bus
 from .codes import new_code, typed_code
+from .limits import KeyedLimit, Limited, check_all
 from .presence import OFFLINE, PresenceHub
 from .protocol import PROTOCOL_VERSION, Invitation, Person, SFriendAccepted, SFriendRequest, SInvitation
 from .storage import PlayerRow, Storage, TableRow
@@ -43,9 +44,26 @@ def normal_friend_code(typed: str) -> str:
     return typed_code(typed)
 
 
+#: A request asked again after a withdrawal is told to its player at most this often per pair (seconds) ...
+TELL_PAIR_EVERY = 600.0
+#: ... and a player is told of at most this many requests at once, then one each ``TELL_PLAYER_EVERY`` seconds,
+#: whoever sends them. A request past either bound is stored as usual and shows in the player's list.
+TELL_PLAYER_BURST, TELL_PLAYER_EVERY = 20.0, 5.0
+
+
 class Friends:
     def __init__(self, storage: Storage, store: SocialStore, bus: Bus, presence: PresenceHub) -> None:
         self.storage, self.store, self.bus, self.presence = storage, store, bus, presence
+        # Many accounts asking, withdrawing and asking again must not flood one player's socket.
+        self._told_pair = KeyedLimit("friend request notices", 1 / TELL_PAIR_EVERY, 2.0)
+        self._told_player = KeyedLimit("friend request notices", 1 / TELL_PLAYER_EVERY, TELL_PLAYER_BURST)
+
+    def _may_tell(self, sender: str, other: str) -> bool:
+        try:
+            check_all((self._told_pair, f"{sender}>{other}"), (self._told_player, other))
+        except Limited:
+            return False
+        return True
 
     async def _notify(self, player_id: str, message: dict[str, Any]) -> None:
         await self.bus.publish(f"player:{player_id}", message)
@@ -108,8 +126,9 @@ class Friends:
             return "friends"
         if mine != "requested":
             await self.store.set_link(me.id, other, "requested", now)
-            await self._notify(other, SFriendRequest(v=PROTOCOL_VERSION, type="friend_request",
-                                                     sender=await self.person(me.id)).model_dump())
+            if self._may_tell(me.id, other):
+                await self._notify(other, SFriendRequest(v=PROTOCOL_VERSION, type="friend_request",
+                                                         sender=await self.person(me.id)).model_dump())
         return "requested"
 
     async def _befriend(self, a: str, b: str, now: float) -> None:
@@ -176,11 +195,11 @@ class Friends:
                   if pid not in related][:20]
         ids = sorted(related | set(recent))
         names = await self.store.nicknames(ids)
-        usernames = {pid: await self.username(pid) for pid in ids}
+        usernames = await self.store.usernames(ids)  # one query for the whole list
         status = await self.presence.statuses(groups["friends"])
 
         def person(pid: str) -> dict[str, Any]:
-            return {"player_id": pid, "nickname": names.get(pid, "?"), "username": usernames[pid]}
+            return {"player_id": pid, "nickname": names.get(pid, "?"), "username": usernames.get(pid)}
 
         friends = [person(pid) | {"online": status.get(pid, OFFLINE).online, "table": status.get(pid, OFFLINE).table}
                    for pid in groups["friends"]]
@@ -190,10 +209,6 @@ class Friends:
                 "outgoing": [person(p) for p in groups["outgoing"]],
                 "blocked": [person(p) for p in groups["blocked"]],
                 "recent": [person(p) for p in recent]}
-
-    async def username(self, player_id: str) -> str | None:
-        acc = await self.store.account_of(player_id)
-        return None if acc is None else acc.username
 
     # ------------------------------------------------------------------ invitations
     @staticmethod

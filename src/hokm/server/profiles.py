@@ -81,12 +81,8 @@ class Profiles:
                            rating_history=history)
 
     async def _people(self, ids: list[str]) -> dict[str, Person]:
-        names = await self.social.nicknames(ids)
-        out = {}
-        for pid in ids:
-            acc = await self.social.account_of(pid)
-            out[pid] = Person(player_id=pid, nickname=names.get(pid, "?"), username=None if acc is None else acc.username)
-        return out
+        names, usernames = await self.social.nicknames(ids), await self.social.usernames(ids)
+        return {pid: Person(player_id=pid, nickname=names.get(pid, "?"), username=usernames.get(pid)) for pid in ids}
 
     async def own(self, p: PlayerRow) -> ProfileResponse:
         """The caller's own profile, all of it."""

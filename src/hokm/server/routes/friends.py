@@ -56,6 +56,7 @@ async def answer_request(request: Request) -> Any:
 async def remove(request: Request) -> Any:
     p = await me(request)
     soc = social(request)
+    soc.limits["friend"].check(p.id)  # withdrawing counts with asking: ask, withdraw, ask again is paced
     await soc.friends.remove(p, player_param(request))
     return await soc.friends.overview(p)
 
@@ -64,6 +65,7 @@ async def remove(request: Request) -> Any:
 async def block(request: Request) -> Any:
     p = await me(request)
     soc = social(request)
+    soc.limits["friend"].check(p.id)  # blocks and unblocks too: each one rewrites the player's lists
     if request.method == "POST":
         await soc.friends.block(p, player_param(request))
     else:
