@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from hokm.server.protocol import AnalysisResponse
 
 from .harness import Player, ServerProcess, game_over, run
@@ -32,6 +34,11 @@ def test_analysis_of_a_finished_hand_for_its_players_only(server: ServerProcess)
         assert len(hand["plays"]) == 4 * sum(hand["tricks"])
         assert all(x["mark"] in ("fine", "inaccuracy", "mistake", "blunder", "unsolved") for x in hand["plays"])
         assert await p.api("GET", f"/api/games/{gid}/analysis?hand=0") == body  # cached
+        # Eight requests at once for a hand not analysed yet: one analysis, which all of them wait for (eight
+        # analyses would pass the player's burst of six and the pool's room for four).
+        answers = await asyncio.gather(*(p.http.get(f"/api/games/{gid}/analysis?hand=1") for _ in range(8)))
+        assert [r.status_code for r in answers] == [200] * 8, [r.text[:200] for r in answers]
+        assert len({r.text for r in answers}) == 1
         for bad, status in (("?hand=x", 400), ("", 400), ("?hand=999", 404), ("?hand=²", 400), ("?hand=①", 400),
                             ("?hand=١", 400), ("?hand=-1", 400), ("?hand=12345", 400)):
             r = await p.http.get(f"/api/games/{gid}/analysis{bad}")
@@ -52,10 +59,10 @@ def test_the_cache_keeps_the_most_recent_hands_and_the_limit_allows_a_burst() ->
 
     from hokm.server.config import ServerConfig
     from hokm.server.limits import Limited
-    from hokm.server.routes.analysis import AnalysisCache
+    from hokm.server.memo import Memo
     from hokm.server.services import Services
 
-    cache = AnalysisCache(size=2)
+    cache: Memo[tuple[str, int], dict[str, int]] = Memo(2)
     cache.put(("g", 0), {"h": 0})
     cache.put(("g", 1), {"h": 1})
     assert cache.get(("g", 0)) == {"h": 0}  # now the most recent

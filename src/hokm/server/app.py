@@ -20,7 +20,8 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from .config import ServerConfig
 from .ops import Metrics, MetricsMiddleware, instrument
 from .routes import api_routes
-from .routes.analysis import AnalysisCache
+from .routes.analysis import analysis_memo
+from .routes.records import replay_memo
 from .security import SecurityHeaders
 from .services import Services
 from .webassets import WebAssets
@@ -54,5 +55,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.services = services
     app.state.metrics = metrics
     app.state.social = services.social
-    app.state.analysis_cache = AnalysisCache()
+    app.state.analysis_memo = analysis_memo()
+    app.state.replay_memo = replay_memo()
     return app

@@ -49,7 +49,9 @@ class Services:
         if config.redis_url and not (config.signing_key or config.signing_key_file):
             log.warning("several nodes, but no shared signing key (HOKM_SIGNING_KEY or HOKM_SIGNING_KEY_FILE): "
                         "this node signs records with its own key %s", self.signer.fingerprint)
-        self.cpu = CpuPool(config.cpu_processes)  # record verification, off the event loop
+        self.cpu = CpuPool(config.cpu_processes)  # record verification and replays, off the event loop
+        # Hand analyses (seconds each) in a pool of their own: a crowd of them must not shut record checks out.
+        self.analysis_cpu = CpuPool(1, capacity=4)
         c = config
         self.limits = {
             "guest": KeyedLimit("new guests from your address", c.guest_rate, c.guest_burst),
@@ -60,8 +62,9 @@ class Services:
                                        c.address_code_burst),
             "verify": KeyedLimit("records checked", c.verify_rate, c.verify_burst),
             "address_verify": KeyedLimit("records checked from your address", c.verify_rate, c.verify_burst),
-            # hand analyses a player may start: a burst of 6, then one every 10 seconds
+            # hand analyses a player may start: a burst of 6, then one every 10 seconds; from one address twice that
             "analysis": KeyedLimit("hand analyses", 0.1, 6),
+            "address_analysis": KeyedLimit("hand analyses from your address", 0.2, 12),
             "chat": KeyedLimit("quick phrases and emotes", CHAT_RATE, CHAT_BURST),
             "text": KeyedLimit("chat messages", TEXT_RATE, TEXT_BURST),
             # A player opens a table (joins it, or joins it again) 30 times at once, then twice a second: each
@@ -108,5 +111,6 @@ class Services:
         await self.lobby.close()
         self.bots.close()
         self.cpu.close()
+        self.analysis_cpu.close()
         await self.bus.close()
         await self.storage.close()

@@ -3,15 +3,17 @@
 Same access rule as the record and the replay: the game must be over (a game in progress is
 refused with ``game_in_progress``, so no hand still being played is ever analysed) and the asker
 one of its players. The double-dummy work (:func:`hokm.search.analysis.analyse_record_json`)
-runs in the server's worker processes (``services.cpu``), at most a few per player per minute
-(``services.limits["analysis"]``); each hand's result is kept in a bounded in-memory cache, so
-asking again (or another player of the same game asking) costs nothing.
+runs in a worker process of its own (``services.analysis_cpu``: a crowd of analyses never shuts
+out record checks), at most a few per player and per address per minute
+(``services.limits["analysis"]``, ``["address_analysis"]``; a request refused as ``busy`` has
+spent its turn); each hand's result is kept in a bounded in-memory cache, and one under way is
+shared by everyone who asks for it meanwhile, so asking again (or another player of the same game
+asking) costs nothing.
 """
 
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from typing import Any
 
 from starlette.requests import Request
@@ -20,32 +22,19 @@ from starlette.routing import Route
 from ...search.analysis import analyse_record_json
 from ..cpu import Busy
 from ..errors import ApiError
+from ..limits import check_all
+from ..memo import Memo
 from ..protocol import PROTOCOL_VERSION
-from .common import endpoint, services
+from .common import address_of, endpoint, services
 from .records import finished_game
 
 #: Solver nodes per card before a card is left ``unsolved`` (about a second of a worker).
 NODE_LIMIT = 1_000_000
 
 
-class AnalysisCache:
-    """Finished hands' analyses by ``(game_id, hand)``; the least recently used go first."""
-
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-
-    def get(self, key: tuple[str, int]) -> dict[str, Any] | None:
-        item = self._items.get(key)
-        if item is not None:
-            self._items.move_to_end(key)
-        return item
-
-    def put(self, key: tuple[str, int], value: dict[str, Any]) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+def analysis_memo() -> Memo[tuple[str, int], dict[str, Any]]:
+    """Finished hands' analyses by ``(game_id, hand)``, the 512 most recently asked for."""
+    return Memo(512)
 
 
 _HAND = re.compile(r"[0-9]{1,4}")
@@ -65,19 +54,17 @@ async def game_analysis(request: Request) -> dict[str, Any]:
     s = services(request)
     if hand >= row.hands:
         raise ApiError("not_found", f"the game has hands 0 to {row.hands - 1}")
-    cache: AnalysisCache = request.app.state.analysis_cache
-    found = cache.get((row.id, hand))
-    if found is not None:
-        return found
-    s.limits["analysis"].check(player.id)
-    try:
-        result = await s.cpu.run(analyse_record_json, row.record, NODE_LIMIT, hand)
-    except Busy as e:
-        s.limits["analysis"].refund(player.id)
-        raise ApiError("busy", str(e)) from None
-    body = {"v": PROTOCOL_VERSION, "game_id": row.id, **result}
-    cache.put((row.id, hand), body)
-    return body
+    memo: Memo[tuple[str, int], dict[str, Any]] = request.app.state.analysis_memo
+
+    async def compute() -> dict[str, Any]:
+        check_all((s.limits["analysis"], player.id), (s.limits["address_analysis"], address_of(request)))
+        try:
+            result = await s.analysis_cpu.run(analyse_record_json, row.record, NODE_LIMIT, hand)
+        except Busy:
+            raise ApiError("busy", "the server is analysing too many hands; try again in a moment") from None
+        return {"v": PROTOCOL_VERSION, "game_id": row.id, **result}
+
+    return await memo.get_or_compute((row.id, hand), compute)
 
 
 #: This module's routes, for the application's route list.

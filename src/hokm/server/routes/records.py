@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -14,6 +14,7 @@ from ...verification import check_record
 from ..cpu import Busy
 from ..errors import ApiError
 from ..limits import check_all
+from ..memo import Memo
 from ..storage import GameRow, PlayerRow
 from .common import address_of, endpoint, limit_of, me, raw_body, services
 
@@ -66,12 +67,31 @@ async def record(request: Request) -> Any:
                     headers={"content-disposition": f'attachment; filename="hokm-{gid}.json"'})
 
 
+def replay_json(record: str, bots: list[bool]) -> bytes:
+    """A replay's answer, encoded: the record as stored, its frames, and which seats the computer played (the
+    record names them in English, "easy bot"; the page names them itself). Run in a worker process: a long
+    game's frames take a fifth of a second."""
+    return orjson.dumps({"record": orjson.Fragment(record), "frames": replay_frames(record), "bots": bots})
+
+
+def replay_memo() -> Memo[str, bytes]:
+    """Finished games' replays, encoded, by game id: at most 256 of them and 64 MiB in all."""
+    return Memo(256, budget=64 * 1024 * 1024, weigh=len)
+
+
 @endpoint
 async def replay(request: Request) -> Any:
     _, row = await finished_game(request)
-    # Which seats the computer played: the record names them in English ("easy bot"); the page names them itself.
-    return {"record": json.loads(row.record), "frames": replay_frames(row.record),
-            "bots": [not pid for pid in row.player_ids]}
+    s = services(request)
+    memo: Memo[str, bytes] = request.app.state.replay_memo
+
+    async def compute() -> bytes:
+        try:
+            return await s.cpu.run(replay_json, row.record, [not pid for pid in row.player_ids])
+        except Busy as e:
+            raise ApiError("busy", str(e)) from None
+
+    return Response(await memo.get_or_compute(row.id, compute), media_type="application/json")
 
 
 @endpoint
