@@ -22,8 +22,11 @@ async def other_device(server: ServerProcess, name: str, signed_in: dict[str, An
     return Player.holding(server, name, signed_in["token"], signed_in["player_id"])
 
 
-async def sign_in(server: ServerProcess, username: str, password: str = PASSWORD) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT) as c:
+async def sign_in(server: ServerProcess, username: str, password: str = PASSWORD,
+                  source: str = "127.0.0.1") -> httpx.Response:
+    """Sign in from ``source`` (an address of the loopback network: a neighbour, or someone elsewhere)."""
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, transport=transport) as c:
         return await c.post("/api/signin", json={"username": username, "password": password})
 
 
@@ -107,7 +110,7 @@ def test_a_device_link_signs_another_device_in_once(server: ServerProcess) -> No
 
 
 def test_wrong_passwords_are_rate_limited_per_account_and_right_ones_are_not(make_server) -> None:
-    server = make_server(HOKM_SIGNIN_BURST="3")
+    server = make_server(HOKM_SIGNIN_BURST="3", HOKM_ACCOUNT_SIGNIN_BURST="6")
 
     async def main() -> None:
         a = await Player(server, "a").signup()
@@ -123,6 +126,12 @@ def test_wrong_passwords_are_rate_limited_per_account_and_right_ones_are_not(mak
         b = await Player(server, "b").signup()
         await claim(b, "neighbour")
         assert (await sign_in(server, "neighbour")).status_code == 201
+        # failures from one address do not lock the owner out elsewhere ...
+        assert (await sign_in(server, "target", source="127.0.0.7")).status_code == 201
+        # ... up to the looser bound of all addresses together
+        for k in range(3):
+            assert (await sign_in(server, "target", "wrong password", source=f"127.0.1.{k}")).status_code == 401
+        assert (await sign_in(server, "target", source="127.0.2.1")).status_code == 429
         # unknown usernames answer like a wrong password
         r = await sign_in(server, "nobody_here")
         assert r.status_code == 401 and r.json()["error"]["code"] == "bad_credentials"

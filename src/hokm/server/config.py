@@ -29,7 +29,8 @@ SECONDS = ("hand_pause", "queue_wait", "absent_grace", "reclaim_window", "lease_
 #: Settings that must be above zero.
 POSITIVE = ("guest_rate", "guest_burst", "table_rate", "table_burst", "address_table_rate", "address_table_burst",
             "code_rate", "code_burst", "address_code_rate", "address_code_burst", "waiting_room_ttl",
-            "token_lifetime", "signin_rate", "signin_burst", "address_signin_rate", "address_signin_burst",
+            "token_lifetime", "signin_rate", "signin_burst", "account_signin_rate", "account_signin_burst",
+            "address_signin_rate", "address_signin_burst",
             "link_lifetime", "friend_rate", "friend_burst", "invite_rate", "invite_burst", "hash_threads")
 
 Names = Annotated[tuple[str, ...], NoDecode]  # from the environment: comma-separated
@@ -92,8 +93,10 @@ class ServerConfig(BaseSettings):
     address_code_burst: float = 200.0
     token_lifetime: float = 30 * 86400.0  # a token unused this long expires (each use renews it)
     # Accounts and friends (hokm.server.accounts, hokm.server.friends).
-    signin_rate: float = 1 / 60  # sign-in attempts per account: 1 a minute ...
+    signin_rate: float = 1 / 60  # sign-in attempts per account from one address: 1 a minute ...
     signin_burst: float = 5.0  # ... after 5 in a row (successful ones are given back)
+    account_signin_rate: float = 0.1  # ... and per account from every address together: 1 each 10 s ...
+    account_signin_burst: float = 50.0  # ... after 50 (one address alone cannot lock an account out)
     address_signin_rate: float = 0.5  # sign-in, claim and device-code attempts per address ...
     address_signin_burst: float = 30.0
     link_lifetime: float = 600.0  # a device link code is valid this long

@@ -35,7 +35,10 @@ class Social:
         self.friends = Friends(services.storage, self.store, services.bus, self.presence)
         self.profiles = Profiles(services.storage, self.store, SqlProfileStore(lambda: services.storage.engine))
         self.limits = {
-            "signin": KeyedLimit("sign-in attempts for this account", cfg.signin_rate, cfg.signin_burst),
+            "signin": KeyedLimit("sign-in attempts for this account from your address", cfg.signin_rate,
+                                 cfg.signin_burst),
+            "account_signin": KeyedLimit("sign-in attempts for this account", cfg.account_signin_rate,
+                                         cfg.account_signin_burst),
             "address_signin": KeyedLimit("sign-in attempts from your address", cfg.address_signin_rate,
                                          cfg.address_signin_burst),
             "link": KeyedLimit("device codes", cfg.friend_rate, cfg.friend_burst),

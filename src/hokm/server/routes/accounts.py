@@ -46,8 +46,11 @@ async def account(request: Request) -> Any:
 async def sign_in(request: Request) -> Any:
     req = await body(request, SignInRequest)
     soc = social(request)
-    pairs = ((soc.limits["address_signin"], address(request)),
-             (soc.limits["signin"], soc.accounts.sign_in_key(req.username)))
+    # Wrong passwords are counted per account from each address, and per account from all of them more loosely:
+    # guessing from one address is slow, and failures sent from one address cannot lock the owner out elsewhere.
+    account, here = soc.accounts.sign_in_key(req.username), address(request)
+    pairs = ((soc.limits["address_signin"], here), (soc.limits["signin"], f"{account}@{here}"),
+             (soc.limits["account_signin"], account))
     check_all(*pairs)
     result = await soc.accounts.sign_in(req.username, req.password)
     for limit, key in pairs:  # only failed attempts count
