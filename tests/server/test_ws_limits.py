@@ -211,3 +211,24 @@ def test_joins_and_seeds_are_limited_per_player(server: ServerProcess) -> None:
         await p.close()
     run(main())
     assert "Traceback" not in server.log()
+
+
+def test_joining_and_leaving_the_public_queue_is_paced_per_player(server: ServerProcess) -> None:
+    """Each join or leave of the public queue wakes the matchmaker: 20 at once, then one a second, per player; a
+    poll is free, and another player is not held back."""
+    async def main() -> None:
+        p = await Player(server, "flapper").signup()
+        statuses = []
+        for k in range(30):
+            r = await (p.http.post("/api/queue", json={"players": 4, "seed": "ab" * 8}) if k % 2 == 0
+                       else p.http.delete("/api/queue"))
+            statuses.append(r.status_code)
+        assert statuses[:20] == [200] * 20 and 429 in statuses[20:], statuses
+        assert (await p.http.get("/api/queue")).status_code == 200
+        other = await Player(server, "patient").signup()
+        assert (await other.http.post("/api/queue", json={"players": 4, "seed": "cd" * 8})).status_code == 200
+        await other.http.delete("/api/queue")
+        for x in (p, other):
+            await x.close()
+    run(main())
+    assert "Traceback" not in server.log()

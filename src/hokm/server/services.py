@@ -70,6 +70,8 @@ class Services:
             # A player opens a table (joins it, or joins it again) 30 times at once, then twice a second: each
             # join builds the table's state and may catch up on its events.
             "join": KeyedLimit("tables opened", 2.0, 30),
+            # joining and leaving the public queue: 20 at once, then one a second (each one wakes the matchmaker)
+            "queue": KeyedLimit("public queue joins and leaves", 1.0, 20),
             # Seeds (one a hand is what a client needs): each is an event stored and sent to the table.
             "seed": KeyedLimit("seeds", 0.5, 6),
         }

@@ -14,7 +14,10 @@ from .common import body, endpoint, me, services
 @endpoint
 async def queue(request: Request) -> Any:
     p = await me(request)
-    lobby = services(request).lobby
+    s = services(request)
+    lobby = s.lobby
+    if request.method in ("POST", "DELETE"):
+        s.limits["queue"].check(p.id)  # polling is free; joining and leaving are paced
     if request.method == "POST":
         req = await body(request, QueueRequest)
         return await lobby.enqueue(p, req.players, req.seed)
