@@ -165,11 +165,21 @@ def test_offline_the_page_shows_the_offline_page_and_the_replays_kept(server, br
     page.reload()  # reloading offline, in the middle of a replay, still works
     page.wait_for_selector(".replay-board .replay-seat")
     context.set_offline(False)
+    # Back online in the middle of a replay: not cut short; a bar offers the way back to the app.
+    page.wait_for_selector("[data-testid=online-again]")
+    assert page.locator("[data-testid=online-again]").inner_text().startswith("You are online again.")
+    assert page.locator(".replay-board .replay-seat").count() == 2
     page.goto(server + "/#/")
     page.wait_for_selector(".try-again")  # the offline page's home, until the player tries again
     with page.expect_navigation():
         page.click(".try-again")
     page.wait_for_selector("#nickname")  # back online: the app itself
+    # On the offline page's home, the network coming back brings the app by itself.
+    context.set_offline(True)
+    page.goto(server + "/")
+    page.wait_for_selector(".offline-panel")
+    context.set_offline(False)
+    page.wait_for_selector("#nickname", timeout=15000)
     assert errors == []
     context.close()
 

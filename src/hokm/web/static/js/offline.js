@@ -90,6 +90,16 @@ window.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && sheets.length) sheets[sheets.length - 1].remove();
 });
 
+// Back online: the app itself again, at once from this page's home; a replay being watched is not cut short, and a
+// bar at the foot offers the way back instead.
+window.addEventListener("online", () => {
+  if (!location.hash.startsWith("#/replay/")) { location.reload(); return; }
+  if (document.querySelector(".online-again")) return;
+  document.body.append(h("div.online-again", { role: "status", dataset: { testid: "online-again" } },
+    h("span", {}, t("onlineAgain")),
+    h("button.btn.small.primary", { type: "button", onclick: () => location.reload() }, t("backToApp"))));
+});
+
 applyLang("offlineTitle");
 applyLook();
 window.addEventListener("hashchange", route);
