@@ -160,6 +160,24 @@ def test_ratings_move_whole_teams_and_skip_bots() -> None:
     assert three[2][0] > DEFAULT_MU and three[0] == three[1] and three[0][0] < DEFAULT_MU
 
 
+def test_a_newcomer_moves_no_established_opponents_rating() -> None:
+    """Accounts made to lose on purpose carry nobody up: an established player who beats a newcomer keeps the
+    rating they had, while the newcomer's own rating moves (and among established players, as before)."""
+    from hokm.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, rate_game
+
+    start, farmer = (DEFAULT_MU, DEFAULT_SIGMA), (30.0, 4.0)
+    two = rate_game([farmer, start], [0, 1], winner=0, newcomers=[False, True])
+    assert two[0] == farmer and two[1] is not None and two[1][0] < DEFAULT_MU
+    both = rate_game([farmer, farmer], [0, 1], winner=0, newcomers=[False, False])
+    assert both[0] is not None and both[0][0] > farmer[0]
+    # four players: a newcomer opposite freezes the established side; one beside moves nobody's differently
+    four = rate_game([farmer, start, farmer, farmer], [0, 1, 0, 1], winner=0, newcomers=[False, True, False, False])
+    assert four[0] == four[2] == farmer and four[1] is not None and four[1][0] < DEFAULT_MU
+    assert four[3] is not None and four[3][0] < farmer[0]  # the newcomer's established partner: its opponents are not new
+    partner = rate_game([farmer, farmer, start, farmer], [0, 1, 0, 1], winner=0, newcomers=[False, False, True, False])
+    assert partner[0] is not None and partner[0][0] > farmer[0]
+
+
 def test_hokm_help_lists_the_server_commands(capsys: pytest.CaptureFixture[str]) -> None:
     from hokm.cli.main import main
 

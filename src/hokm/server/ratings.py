@@ -4,6 +4,12 @@ Four players rate as two teams of two; three and two players as one-person teams
 side ranks first and the others tie behind it. Bots take part with the model's default rating but
 are never updated, and vs-computer games are not rated at all, so a rating reflects games against
 people. The leaderboard orders by the conservative estimate ``mu - 3 sigma``.
+
+A newcomer (fewer than :data:`ESTABLISHED_GAMES` rated games) is rated from the first game, but
+moves no established player's rating: a game with a newcomer among an established player's
+opponents leaves that player's rating as it was. Otherwise accounts made to lose on purpose
+would carry anyone up the leaderboard, a win each; now each of them must first play
+:data:`ESTABLISHED_GAMES` rated games of its own.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ from __future__ import annotations
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 _MODEL = PlackettLuce()
+#: Rated games after which a player's results move the ratings of those they play against.
+ESTABLISHED_GAMES = 5
 DEFAULT_MU: float = _MODEL.mu
 DEFAULT_SIGMA: float = _MODEL.sigma
 
@@ -19,11 +27,13 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def rate_game(ratings: list[tuple[float, float] | None], sides: list[int], winner: int) -> list[tuple[float, float] | None]:
+def rate_game(ratings: list[tuple[float, float] | None], sides: list[int], winner: int,
+              newcomers: list[bool] | None = None) -> list[tuple[float, float] | None]:
     """New ``(mu, sigma)`` per seat after a game; ``None`` in, ``None`` out (bots, unrated seats).
 
     ``ratings[seat]`` is the seat's current rating; ``sides[seat]`` its side; ``winner`` the
-    winning side.
+    winning side; ``newcomers[seat]`` whether the seat's player is a newcomer (see the module):
+    an established seat with a newcomer among its opponents keeps its rating.
     """
     side_ids = sorted(set(sides))
     teams: list[list[PlackettLuceRating]] = []
@@ -44,6 +54,9 @@ def rate_game(ratings: list[tuple[float, float] | None], sides: list[int], winne
     for seat, t in where:
         new = rated[t][counters[t]]
         counters[t] += 1
-        if ratings[seat] is not None:
-            out[seat] = (new.mu, new.sigma)
+        if ratings[seat] is None:
+            continue
+        new_ones = newcomers or [False] * len(sides)
+        kept = not new_ones[seat] and any(new_ones[o] for o in range(len(sides)) if sides[o] != sides[seat])
+        out[seat] = ratings[seat] if kept else (new.mu, new.sigma)
     return out

@@ -14,7 +14,7 @@ from ..engine import Game
 from ..fairness import HandSeeds
 from ..records import dumps, record_from_game
 from ..signing import Signer
-from .ratings import rate_game
+from .ratings import ESTABLISHED_GAMES, rate_game
 from .storage import GameRow, PlayerUpdate, Storage
 
 
@@ -25,7 +25,8 @@ async def finished_game(storage: Storage, game: Game, *, game_id: str, table_id:
     """The game row and per-player updates of a finished game; ``signer`` signs its record.
 
     Stats count for every person; ratings move only at private and public tables with at least
-    two people (games against the computer are not rated; see :mod:`.ratings`).
+    two people (games against the computer are not rated), and a newcomer's game moves no established
+    opponent's rating (see :mod:`.ratings`).
     """
     rules = game.rules
     winner = game.winner
@@ -41,7 +42,8 @@ async def finished_game(storage: Storage, game: Game, *, game_id: str, table_id:
     if mode != "computer" and len(humans) >= 2:
         rows = await storage.get_players([pid for pid in player_ids if pid])
         current = [(rows[pid].mu, rows[pid].sigma) if pid and pid in rows else None for pid in player_ids]
-        ratings = rate_game(current, [rules.side_of(i) for i in range(game.n)], winner)
+        newcomers = [bool(pid) and pid in rows and rows[pid].rated_games < ESTABLISHED_GAMES for pid in player_ids]
+        ratings = rate_game(current, [rules.side_of(i) for i in range(game.n)], winner, newcomers)
     updates = [PlayerUpdate(player_ids[i] or "", wins=int(rules.side_of(i) == winner), kots=kots[rules.side_of(i)],
                             rating=ratings[i]) for i in humans]
     row = GameRow(id=game_id, table_id=table_id, mode=mode, players=game.n, names=names, player_ids=player_ids,
