@@ -486,3 +486,27 @@ def test_the_chat_sheet_closes_by_hand_and_gives_way_to_the_turn_where_it_covers
     next_turn_with_the_sheet_open(desk)
     desk.wait_for_timeout(300)
     assert desk.evaluate(SHEET_OPEN)
+
+
+@pytest.mark.browser
+def test_a_bubble_over_the_trick_grows_faint_during_our_turn(server, open_page):
+    """On a phone the partner's two-line bubble lies over the cards played: during our turn it is read for a moment,
+    then grows faint so that the cards we must answer show through (the words stay in the log)."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7)
+    my_play_turn(page, "v.trick.some((p) => p.seat === (v.seat + 2) % 4)")
+    page.wait_for_function("() => document.querySelectorAll('.trick-card').length === window.hokmDebug.table.view.trick.length")
+    page.evaluate(f"""async () => {{ const talk = await {APP_MODULE}('talk.js'); const tb = window.hokmDebug.table;
+      talk.showChat(tb, {{ kind: 'chat', seat: (tb.view.seat + 2) % 4, player: 'p-partner',
+        text: 'سلام! می‌خواهم حکم را دل بگیرم و بعد هم یک دست دیگر ببرم، خوب بازی کن' }}); }}""")
+    bubble = page.locator(".chat-bubble.text")
+    bubble.wait_for()
+    over = """() => { const r = document.querySelector('.chat-bubble.text').getBoundingClientRect();
+      return [...document.querySelectorAll('.trick-card')].some((c) => { const q = c.getBoundingClientRect();
+        return r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top; }); }"""
+    assert page.evaluate(over)  # the case this is about: the bubble lies over a card of the trick
+    page.wait_for_timeout(500)  # its entrance
+    assert float(bubble.evaluate("(e) => getComputedStyle(e).opacity")) > 0.9  # read first
+    page.wait_for_function("() => document.querySelector('.chat-bubble.text').classList.contains('faint')", timeout=4000)
+    page.wait_for_timeout(400)
+    assert float(bubble.evaluate("(e) => getComputedStyle(e).opacity")) < 0.4

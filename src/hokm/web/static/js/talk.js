@@ -155,6 +155,26 @@ export function showChat(table, ev) {
   bubble.style.removeProperty("visibility");
   table.say(`${table.nameOf(seat)}: ${text}`);
   setTimeout(() => bubble.remove(), ev.text ? 6000 : 4000);
+  // Said during our turn over the cards played: read for a moment, then the cards show through (the words stay in
+  // the log).
+  if (myTurn(table)) setTimeout(() => yieldToTrick(table, bubble), 1500);
+}
+
+/** Is the table waiting for this page's player to play or discard? */
+function myTurn(table) {
+  const v = table.view;
+  return !!(v && v.legal && v.legal.length && (v.legal[0].type === "play" || v.legal[0].type === "discard"));
+}
+
+/** A bubble lying over a card of the trick grows faint, so that the cards the player must answer show. */
+function yieldToTrick(table, bubble) {
+  if (!bubble.isConnected) return;
+  const r = bubble.getBoundingClientRect();
+  const over = [...table.el.trick.querySelectorAll(".trick-card")].some((c) => {
+    const q = c.getBoundingClientRect();
+    return r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top;
+  });
+  bubble.classList.toggle("faint", over);
 }
 
 // ------------------------------------------------------------------------------ free text
@@ -425,6 +445,10 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
     if (!sheet.hidden && sheet.isConnected && !sheet.contains(ev.target) && !btn.contains(ev.target)) close();
   }, true);
   table.el.table.addEventListener("seats-drawn", () => followSeats(table));
+  // Our turn begins: bubbles over the trick's cards grow faint at once.
+  table.el.table.addEventListener("decision", () => {
+    for (const b of table.el.table.querySelectorAll(".chat-bubble")) yieldToTrick(table, b);
+  });
 }
 
 /** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view). */
