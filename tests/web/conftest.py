@@ -163,6 +163,17 @@ APP_MODULE = ("((name) => import(new URL(name, "
               "document.querySelector('script[type=\"module\"][src$=\"/js/app.js\"]').src).href))")
 
 
+def keep_account(page, nickname: str, username: str, password: str = "a long password") -> None:  # type: ignore[no-untyped-def]
+    """From the home page of a first visit: a name, then the account panel, and the guest kept with a username
+    and a password (returns once the panel shows the username)."""
+    page.fill("#nickname", nickname)
+    page.click("#open-account")
+    page.fill("#claim-username", username)
+    page.fill("#claim-password", password)
+    page.click("#claim-account")
+    page.wait_for_selector("[data-testid=username]")
+
+
 def table_view(page):  # type: ignore[no-untyped-def]
     """The view the table is showing (exposed by the page for tests and debugging)."""
     return page.evaluate("() => window.hokmDebug && window.hokmDebug.table.view")

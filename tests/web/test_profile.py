@@ -14,7 +14,7 @@ import httpx
 import pytest
 import websockets
 
-from .conftest import DESKTOP, shot
+from .conftest import DESKTOP, keep_account, shot
 
 pytestmark = pytest.mark.browser
 
@@ -182,12 +182,7 @@ def test_a_profile_before_any_rated_game_shows_no_rating_number(server, open_pag
 def test_another_players_private_profile_speaks_of_them_and_leads_home(server, open_page, browser):
     """Someone else's page, kept private: it says so in the third person and offers the way back home."""
     owner = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa", "nickname": "بهار"})
-    owner.fill("#nickname", "بهار")
-    owner.click("#open-account")
-    owner.fill("#claim-username", "bahar_p")
-    owner.fill("#claim-password", "a long password")
-    owner.click("#claim-account")
-    owner.wait_for_selector("[data-testid=username]")
+    keep_account(owner, "بهار", "bahar_p")
     viewer = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa", "nickname": "سارا"})
     viewer.evaluate("""async () => { const { Api } = await import('./js/net.js'); await new Api().ensureGuest('سارا'); }""")
     viewer.goto(server + "/#/profile/bahar_p")

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import PHONE, act_once, shot, table_view
+from .conftest import PHONE, act_once, keep_account, shot, table_view
 
 pytestmark = pytest.mark.browser
 
@@ -70,19 +70,11 @@ def test_a_device_code_signs_another_device_in(server, open_page):
 
 def test_invite_a_friend_with_one_tap_and_they_join(server, open_page):
     host = open_page(server + "/", viewport=PHONE_390)
-    host.fill("#nickname", MARKUP_NAME)
-    host.click("#open-account")
-    host.fill("#claim-username", "host_1")
-    host.fill("#claim-password", "a long password")
-    host.click("#claim-account")
+    keep_account(host, MARKUP_NAME, "host_1")
     host.wait_for_selector("[data-testid=friend-code]")
 
     guest = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa"})
-    guest.fill("#nickname", "بهار")
-    guest.click("#open-account")
-    guest.fill("#claim-username", "bahar")
-    guest.fill("#claim-password", "another long one")
-    guest.click("#claim-account")
+    keep_account(guest, "بهار", "bahar", "another long one")
     guest.wait_for_selector("[data-testid=friend-code]")
 
     host.fill("#friend-who", "Bahar")
@@ -280,12 +272,7 @@ def test_a_guest_is_never_lost_without_being_asked(server, open_page, browser):
     link, asks before another account takes the guest's place; cancelled, the guest stays. A kept account asks
     before signing out everywhere."""
     first = open_page(server + "/", viewport=PHONE_390, settings={"lang": "fa"})
-    first.fill("#nickname", "Dara")
-    first.click("#open-account")
-    first.fill("#claim-username", "dara_k")
-    first.fill("#claim-password", "a long password")
-    first.click("#claim-account")
-    first.wait_for_selector("[data-testid=username]")
+    keep_account(first, "Dara", "dara_k")
 
     def code() -> str:
         """A fresh device code from the first phone (asked again if the home page was redrawn under the first ask,

@@ -76,22 +76,19 @@ OPEN_SHEET = """() => {
 }"""
 
 
-# The same, true once the sheet says that no friend is at the table.
-NOTE_SHOWN = """() => {
+def sheet_shows(selector: str) -> str:
+    """A JS function for ``wait_for_function``: open the chat sheet if it is closed; true once it shows ``selector``
+    (polled: a choice against the clock may close the sheet again)."""
+    return f"""() => {{
   const sheet = document.querySelector('[data-testid=talk-sheet]');
   if (sheet.hidden) document.querySelector('[data-testid=talk]').click();
-  const note = document.querySelector('[data-testid=chat-no-friends]');
-  return !sheet.hidden && note !== null && note.getClientRects().length > 0;
-}"""
+  const shown = document.querySelector('{selector}');
+  return !sheet.hidden && shown !== null && shown.getClientRects().length > 0;
+}}"""
 
 
-# The same, true once the sheet shows the chat box.
-BOX_SHOWN = """() => {
-  const sheet = document.querySelector('[data-testid=talk-sheet]');
-  if (sheet.hidden) document.querySelector('[data-testid=talk]').click();
-  const box = document.querySelector('[data-testid=chat-input]');
-  return !sheet.hidden && box !== null && box.getClientRects().length > 0;
-}"""
+BOX_SHOWN = sheet_shows("[data-testid=chat-input]")  # the box to write in
+NOTE_SHOWN = sheet_shows("[data-testid=chat-no-friends]")  # the note that no friend is at the table
 
 
 def open_chat(page) -> None:  # type: ignore[no-untyped-def]
