@@ -318,6 +318,18 @@ def test_a_guest_is_never_lost_without_being_asked(server, open_page, browser):
     guest.click("#sign-out-all")
     guest.click("[data-testid=confirm-yes]")
     guest.wait_for_function("() => localStorage.getItem('hokm.auth.v1') === null")
+    # The first phone, signed out by that from afar, is not taken for a guest: it says so, and signing in asks
+    # nothing.
+    first.reload()
+    first.wait_for_function("() => { const e = document.querySelector('[data-testid=account] .form-error'); "
+                            "return e && !e.hidden && e.textContent === 'از حساب خارج شده‌اید؛ دوباره وارد شوید.'; }")
+    first.click("details.signin summary")
+    first.fill("#signin-username", "dara_k")
+    first.fill("#signin-password", "a long password")
+    first.click("#sign-in")
+    first.wait_for_selector("[data-testid=username]")
+    assert first.locator("[data-testid=confirm]").count() == 0
+    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*401", e)]
 
 
 def test_a_friend_code_typed_on_a_persian_keyboard_is_the_code(server, open_page, browser):

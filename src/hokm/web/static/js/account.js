@@ -26,7 +26,8 @@ addStrings({
     signOutAll: "Sign out on every device",
     signedOutAll: "Signed out everywhere",
     signOutAllSure: "Every device, this one too, will be signed out. You will need your username and password to come back.",
-    signOutAllYes: "Sign out everywhere",
+    signOutAllYes: "Sign out on every device",
+    signedOutHere: "You were signed out; sign in again.",
     replaceGuest: "You play as a guest on this device. Signing in puts another account here, and this guest's games, rating and friends will be out of reach for good. To keep them, give the guest a username first (“Keep my account”).",
     replaceGuestYes: "Sign in anyway",
     accountSaved: "Your account is kept",
@@ -56,10 +57,11 @@ addStrings({
     useCodeBtn: "وارد کردن کد",
     signOutAll: "خروج از همهٔ دستگاه‌ها",
     signedOutAll: "از همهٔ دستگاه‌ها خارج شدید",
-    signOutAllSure: "همهٔ دستگاه‌ها، این یکی هم، از حساب خارج می‌شوند. برای بازگشت نام کاربری و رمزتان را لازم دارید.",
-    signOutAllYes: "خروج از همه‌جا",
+    signOutAllSure: "از حساب در همهٔ دستگاه‌ها، از جمله همین دستگاه، خارج می‌شوید. برای ورود دوباره به نام کاربری و رمزتان نیاز دارید.",
+    signOutAllYes: "خروج از همهٔ دستگاه‌ها",
+    signedOutHere: "از حساب خارج شده‌اید؛ دوباره وارد شوید.",
     replaceGuest: "در این دستگاه مهمان بازی می‌کنید. با ورود، حساب دیگری جای مهمان را می‌گیرد و بازی‌ها و ریتینگ و دوستان این مهمان برای همیشه از دست می‌روند. برای نگه داشتنشان، نخست با «نگه داشتن حساب» برای مهمان نام کاربری بگذارید.",
-    replaceGuestYes: "با این حال وارد شو",
+    replaceGuestYes: "با این حال وارد شوید",
     accountSaved: "حسابتان نگه داشته شد",
     signedIn: "وارد شدید",
     err_bad_credentials: "نام کاربری یا رمز نادرست است",
@@ -232,8 +234,21 @@ export function accountPanel(api, ctx) {
   };
   const ensure = ctx.ensureAuth;
   // Drawn once: with an identity, when the server has said whether it has a username (a second
-  // drawing would wipe what the player is typing).
-  if (api.auth) api.get("/api/account").then(draw, () => draw(null));
-  else draw(null);
+  // drawing would wipe what the player is typing). An identity the server no longer knows (signed out
+  // everywhere from another device) is forgotten here too, and the panel says so: not a guest to warn about.
+  if (api.auth) {
+    api.get("/api/account").then(draw, (err) => {
+      if (err && err.status === 401) {
+        const wasAccount = !!api.auth.username;
+        dropAuth(api);
+        draw(null);
+        if (wasAccount) { problem.textContent = t("signedOutHere"); problem.hidden = false; }
+      } else {
+        draw(null);
+      }
+    });
+  } else {
+    draw(null);
+  }
   return box;
 }
