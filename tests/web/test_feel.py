@@ -239,6 +239,11 @@ def test_review_steps_through_every_trick_of_the_hand(server, open_page):
     check(0)
     page.keyboard.press("Escape")
     page.wait_for_selector(".overlay", state="hidden", timeout=2000)
+    # Opened again, and the turn ends under it (the clock ran out, a card was played for us): it closes.
+    page.click(".last-btn")
+    page.wait_for_selector(".overlay[data-kind='last'] .choice-timer:not(:empty)")
+    page.evaluate("() => { const tb = window.hokmDebug.table; tb.shown = { ...tb.shown, legal: [] }; tb.drawTimers(); }")
+    page.wait_for_selector(".overlay", state="hidden", timeout=2000)
 
 
 def test_score_sheet_in_persian(server, open_page):

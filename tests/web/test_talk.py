@@ -394,6 +394,10 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
         page.wait_for_function(NOTE_SHOWN)  # her Hokm choice against the clock may close the sheet once opened
         assert page.locator("[data-testid=chat-no-friends]").inner_text() == words
         assert not page.locator("[data-testid=chat-input]").is_visible()
+        assert not page.locator("[data-testid=chat-log]").is_visible()  # empty: nothing to show
+        page.focus("[data-testid=talk]")  # where a tap on the 💬 button leaves the focus
+        page.keyboard.press("Escape")  # closes the sheet from there too
+        page.wait_for_function("() => document.querySelector('[data-testid=talk-sheet]').hidden")
     assert host.locator(".chat-title").inner_text() == "Friends' chat"
 
     code = api(server, bahar["token"], "GET", "/api/account")["friend_code"]
@@ -507,3 +511,13 @@ def test_a_bubble_over_the_trick_grows_faint_during_our_turn(server, open_page):
     page.wait_for_function("() => document.querySelector('.chat-bubble.text').classList.contains('faint')", timeout=4000)
     page.wait_for_timeout(400)
     assert float(bubble.evaluate("(e) => getComputedStyle(e).opacity")) < 0.4
+
+
+@pytest.mark.browser
+def test_the_chat_sheet_gives_way_to_the_turn_where_it_covers_the_trick(server, open_page):
+    """On a taller phone the sheet leaves the hand and the clock's line in sight but lies over the cards played:
+    it steps aside when our turn comes, so that we see what we answer."""
+    page = open_page(server + "/", viewport={"width": 390, "height": 844}, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7)
+    next_turn_with_the_sheet_open(page)
+    page.wait_for_function(f"() => !({SHEET_OPEN})()", timeout=3000)

@@ -444,6 +444,9 @@ export class Table {
     // on a small phone the box lies over the line below the table, clock and all.
     const inBox = this.el.overlay.hidden ? null : this.el.overlay.querySelector(".choice-timer");
     if (inBox) {
+      // The trick review opened on our turn: when the turn ends under it (the clock ran out and a card was played
+      // for us), it closes, and the table says what happened.
+      if (!text && inBox.textContent && this.el.overlay.dataset.kind === "last") { this.closeModal("last"); return; }
       inBox.textContent = text;
       inBox.classList.toggle("urgent", mine && left < 5000);
     }

@@ -326,6 +326,7 @@ function textPanel(table) {
   } }, input, h("button.btn.small.primary", { type: "submit", dataset: { testid: "chat-send" } }, t("chatSend")));
   const title = friendsOnly ? t("chatLogFriends") : watching(table) ? t("chatLogSpectators") : t("chatLog");
   const note = friendsOnly ? h("p.chat-note.chat-friends-only", { dataset: { testid: "chat-friends-only" } }, t("chatFriendsOnly")) : null;
+  const log = h("ul.chat-log", { dataset: { testid: "chat-log" }, "aria-live": "polite" });
   if (friendsOnly && chat.social && chat.social.friends) {
     // Words for friends where none of them has this table open would reach nobody: no box, and the note says why
     // (asked each time the sheet opens; a friend who comes later brings the box back).
@@ -334,12 +335,11 @@ function textPanel(table) {
       if (friends.some((f) => f.table === chat.tableId)) { form.hidden = false; return; }
       note.textContent = t("chatNoFriendsHere");
       note.dataset.testid = "chat-no-friends";
+      if (!chat.log.length) log.hidden = true; // an empty log at a table of strangers says nothing
     }, () => { form.hidden = false; });
   }
   return h("section.chat-panel", { "aria-label": title },
-    h("h3.chat-title", {}, title), note,
-    h("ul.chat-log", { dataset: { testid: "chat-log" }, "aria-live": "polite" }),
-    muteRow(table), form, status);
+    h("h3.chat-title", {}, title), note, log, muteRow(table), form, status);
 }
 
 /** A refused chat message, said in the page's words under the box. */
@@ -434,13 +434,16 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
       const r = sheet.getBoundingClientRect();
       const over = (el) => { const q = el && el.getBoundingClientRect();
         return !!q && q.width > 0 && r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top; };
-      if (!over(table.el.hand) && !over(table.el.actions)) return;
+      if (!over(table.el.hand) && !over(table.el.actions) && !over(table.el.trick)) return;
     }
     close();
   });
-  sheet.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape") { ev.stopPropagation(); close(); btn.focus({ preventScroll: true }); }
-  });
+  // Escape closes it from inside, and from its button (where the focus stays after a tap on it).
+  for (const el of [sheet, btn]) {
+    el.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && !sheet.hidden) { ev.stopPropagation(); close(); btn.focus({ preventScroll: true }); }
+    });
+  }
   document.addEventListener("pointerdown", (ev) => {
     if (!sheet.hidden && sheet.isConnected && !sheet.contains(ev.target) && !btn.contains(ev.target)) close();
   }, true);
