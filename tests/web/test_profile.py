@@ -177,6 +177,8 @@ def test_a_profile_before_any_rated_game_shows_no_rating_number(server, open_pag
     said = page.locator("main").inner_text()
     assert said.count("هنوز بازی تمام‌شده‌ای ندارید") == 1, said
     assert page.locator(".panel-profile-recent").count() == 0
+    # A guest has no username to be found by: nothing to make public yet.
+    assert page.locator("#profile-public").is_disabled()
 
 
 def test_another_players_private_profile_speaks_of_them_and_leads_home(server, open_page, browser):

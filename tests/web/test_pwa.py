@@ -169,6 +169,12 @@ def test_offline_the_page_shows_the_offline_page_and_the_replays_kept(server, br
     page.wait_for_selector("[data-testid=online-again]")
     assert page.locator("[data-testid=online-again]").inner_text().startswith("You are online again.")
     assert page.locator(".replay-board .replay-seat").count() == 2
+    # In the page's flow, over none of the replay's controls.
+    under = page.evaluate("""() => { const b = document.querySelector('[data-testid=online-again]').getBoundingClientRect();
+      return [...document.querySelectorAll('.replay-controls button, .replay-controls a')].filter((c) => {
+        const r = c.getBoundingClientRect(); return r.width && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+      }).length; }""")
+    assert under == 0
     page.goto(server + "/#/")
     page.wait_for_selector(".try-again")  # the offline page's home, until the player tries again
     with page.expect_navigation():

@@ -91,13 +91,17 @@ window.addEventListener("keydown", (ev) => {
 });
 
 // Back online: the app itself again, at once from this page's home; a replay being watched is not cut short, and a
-// bar at the foot offers the way back instead.
+// bar at the head of the page offers the way back instead.
 window.addEventListener("online", () => {
   if (!location.hash.startsWith("#/replay/")) { location.reload(); return; }
   if (document.querySelector(".online-again")) return;
-  document.body.append(h("div.online-again", { role: "status", dataset: { testid: "online-again" } },
+  // At the head of the page, in its flow: over nothing (the replay's controls lie at its foot).
+  const bar = h("div.online-again", { role: "status", dataset: { testid: "online-again" } },
     h("span", {}, t("onlineAgain")),
-    h("button.btn.small.primary", { type: "button", onclick: () => location.reload() }, t("backToApp"))));
+    h("button.btn.small.primary", { type: "button", onclick: () => location.reload() }, t("backToApp")));
+  const main = document.querySelector("main");
+  if (main) main.prepend(bar); else document.body.prepend(bar);
+  bar.scrollIntoView({ block: "nearest" });
 });
 
 applyLang("offlineTitle");

@@ -56,7 +56,7 @@ addStrings({
     ratingAxis: "ریتینگ",
     gamesAxis: "بازی‌های رسمی",
     ratingChartLabel: "ریتینگ در {n} بازی رسمی، از {a} تا {b}",
-    noRated: "هنوز بازی رسمی ندارید: بازی با آدم‌ها در اتاق خصوصی و بازی عمومی رسمی است و ریتینگ دارد.",
+    noRated: "هنوز بازی رسمی ندارید: بازی با بازیکنان دیگر در اتاق خصوصی و بازی عمومی رسمی است و ریتینگ دارد.",
     noGames: "هنوز بازی تمام‌شده‌ای ندارید.",
     noGamesTheirs: "هنوز بازی تمام‌شده‌ای ندارد.",
     profileRecent: "بازی‌های اخیر",
@@ -225,9 +225,11 @@ function privacyPanel(api, ctx, data) {
       box.checked = !box.checked;
       ctx.toast(ctx.errorText(err), "error");
     } finally {
-      box.disabled = false;
+      box.disabled = !data.username;
     }
   };
+  // A public page is found by its username: without one there is nothing to make public yet.
+  if (!data.username) box.disabled = true;
   return h("section.card-panel.panel-privacy", {},
     h("label.check-row", { for: "profile-public" }, box, h("span", {}, t("makePublic"))),
     h("p.muted.small", {}, t("publicHelp")),
