@@ -380,6 +380,8 @@ def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_
         if v.get("phase") == "trump":
             act_once(page)  # the Hokm, if we are the Hâkem
         page.wait_for_timeout(100)
+    # ...and our turn has come (when it comes, a sheet lying over the hand steps aside: opened during it, it stays).
+    page.wait_for_function("() => document.querySelector('.your-turn') !== null", timeout=30000)
     page.click("[data-testid=talk]")
     sheet = page.locator("[data-testid=talk-sheet]")
     assert sheet.is_visible()
@@ -398,6 +400,9 @@ def test_the_chat_sheet_opens_under_the_bar_and_closes_after_sending_and_at_the_
     tid = computer_table_with_short_timers(page, "لاله", seconds=3)  # long enough for a slow page to open the sheet
     page.goto(f"{server}/index.html#/table/{tid}")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table !== window.firstTable && window.hokmDebug.table.view")
+    # Once the computer plays for us (no turn of ours comes to move the sheet aside any more).
+    page.wait_for_function("() => { const t = window.hokmDebug.table; const s = t.seats && t.view && t.seats[t.view.seat]; "
+                           "return !!(s && s.auto); }", timeout=30000)
     page.click("[data-testid=talk]")
     assert sheet.is_visible()
     page.wait_for_selector(".overlay[data-kind=game]", timeout=90000)
@@ -425,6 +430,8 @@ def test_a_choice_against_the_clock_closes_the_chat_sheet_and_keeps_the_words(se
         page.wait_for_timeout(100)
     else:
         raise AssertionError("our discard never came")
+    # The discard drawn as asked (its turn begun: a sheet opened from here on stays until a choice on the clock).
+    page.wait_for_selector(".discard-confirm")
     page.click("[data-testid=talk]")
     page.locator("[data-testid=chat-input]").fill("یک لحظه")
     page.evaluate("() => { const t = window.hokmDebug.table; t.send(t.view.legal[0]); }")  # our discard
