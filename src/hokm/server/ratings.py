@@ -51,12 +51,12 @@ def rate_game(ratings: list[tuple[float, float] | None], sides: list[int], winne
     rated = _MODEL.rate(teams, ranks=ranks)
     out: list[tuple[float, float] | None] = [None] * len(sides)
     counters = [0] * len(teams)
+    new_ones = newcomers or [False] * len(sides)
     for seat, t in where:
         new = rated[t][counters[t]]
         counters[t] += 1
         if ratings[seat] is None:
             continue
-        new_ones = newcomers or [False] * len(sides)
         kept = not new_ones[seat] and any(new_ones[o] for o in range(len(sides)) if sides[o] != sides[seat])
         out[seat] = ratings[seat] if kept else (new.mu, new.sigma)
     return out

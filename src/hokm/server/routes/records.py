@@ -70,7 +70,7 @@ async def record(request: Request) -> Any:
 def replay_json(record: str, bots: list[bool]) -> bytes:
     """A replay's answer, encoded: the record as stored, its frames, and which seats the computer played (the
     record names them in English, "easy bot"; the page names them itself). Run in a worker process: a long
-    game's frames take a fifth of a second."""
+    game's frames, built on the event loop, held every table's messages back."""
     return orjson.dumps({"record": orjson.Fragment(record), "frames": replay_frames(record), "bots": bots})
 
 

@@ -160,6 +160,11 @@ export function showChat(table, ev) {
   if (myTurn(table)) setTimeout(() => yieldToTrick(table, bubble), 1500);
 }
 
+/** Whether two boxes (getBoundingClientRect) share any area; an element not drawn (no width) shares none. */
+function overlaps(r, q) {
+  return q.width > 0 && r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top;
+}
+
 /** Is the table waiting for this page's player to play or discard? */
 function myTurn(table) {
   const v = table.view;
@@ -170,11 +175,7 @@ function myTurn(table) {
 function yieldToTrick(table, bubble) {
   if (!bubble.isConnected) return;
   const r = bubble.getBoundingClientRect();
-  const over = [...table.el.trick.querySelectorAll(".trick-card")].some((c) => {
-    const q = c.getBoundingClientRect();
-    return r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top;
-  });
-  bubble.classList.toggle("faint", over);
+  bubble.classList.toggle("faint", [...table.el.trick.querySelectorAll(".trick-card")].some((c) => overlaps(r, c.getBoundingClientRect())));
 }
 
 // ------------------------------------------------------------------------------ free text
@@ -432,9 +433,7 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
     const kind = ev.detail && ev.detail.kind;
     if (kind === "play" || kind === "discard") {
       const r = sheet.getBoundingClientRect();
-      const over = (el) => { const q = el && el.getBoundingClientRect();
-        return !!q && q.width > 0 && r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top; };
-      if (!over(table.el.hand) && !over(table.el.actions) && !over(table.el.trick)) return;
+      if (![table.el.hand, table.el.actions, table.el.trick].some((el) => el && overlaps(r, el.getBoundingClientRect()))) return;
     }
     close();
   });
@@ -444,9 +443,13 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
       if (ev.key === "Escape" && !sheet.hidden) { ev.stopPropagation(); close(); btn.focus({ preventScroll: true }); }
     });
   }
-  document.addEventListener("pointerdown", (ev) => {
-    if (!sheet.hidden && sheet.isConnected && !sheet.contains(ev.target) && !btn.contains(ev.target)) close();
-  }, true);
+  // A tap beside the sheet closes it. The listener is the document's: once this table's page is gone it takes
+  // itself away, rather than keep the old table alive for as long as the app runs.
+  const beside = (ev) => {
+    if (!sheet.isConnected) { document.removeEventListener("pointerdown", beside, true); return; }
+    if (!sheet.hidden && !sheet.contains(ev.target) && !btn.contains(ev.target)) close();
+  };
+  document.addEventListener("pointerdown", beside, true);
   table.el.table.addEventListener("seats-drawn", () => followSeats(table));
   // Our turn begins: bubbles over the trick's cards grow faint at once.
   table.el.table.addEventListener("decision", () => {
