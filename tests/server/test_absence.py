@@ -111,8 +111,13 @@ def test_reconnect_mid_trick_gets_the_missed_events(server: ServerProcess) -> No
                                           and 0 < len(m["view"]["trick"]) and m["view"]["to_move"] == 1))
         seen = p.seq
         before = [m for m in p.log if m["type"] == "event"]
+        # Another tab of ours stays at the table (a table nobody is at waits), so the bots play on
+        # while this connection is gone, until it is our turn again.
+        tab = Player.holding(server, "flaky", p.token, p.id)
+        await tab.connect()
+        await tab.join(tid)
         await p.ws.close()
-        await asyncio.sleep(0.5)  # bots play on until it is our turn again
+        await asyncio.sleep(0.5)
         await p.connect()
         state = await p.join(tid, last_seq=seen)
         missed = state["missed"]
@@ -136,6 +141,54 @@ def test_reconnect_mid_trick_gets_the_missed_events(server: ServerProcess) -> No
         over = await p.play()
         assert game_over(over)
         assert before  # we had seen events before dropping
-        for q in (p, other):
+        for q in (p, other, tab):
+            await q.close()
+    run(main())
+
+
+def test_a_table_nobody_is_at_waits_for_them_then_the_computer_plays(make_server) -> None:
+    """The last person leaving a playing table stops it (no bot stands in, no clock runs) for up to
+    the reclaim window; the first one back sets it going; nobody back in time, bots stand in."""
+    server = make_server(HOKM_ABSENT_GRACE="0.2", HOKM_RECLAIM_WINDOW="4", HOKM_BOT_DELAY="0.05,0.1",
+                         HOKM_HAND_PAUSE="0.1")
+
+    def bot_moved(m):
+        return m["type"] == "event" and m["event"]["kind"] == "action" and m["event"]["seat"] != 0
+
+    async def main() -> None:
+        p = await Player(server, "away", seed=5).signup()
+        tid = await p.game_with_computers(target_points=3)
+        code = (await p.api("GET", f"/api/tables/{tid}"))["code"]
+        watcher = await Player(server, "watcher").signup()  # watching is not being at the table
+        await watcher.connect()
+        await watcher.join(tid, code=code)
+        await p.play(until=bot_moved)
+        hand = p.view["hand"]
+        await p.ws.close()
+        gone = await watcher.expect(_kind("presence", seat=0, connected=False))
+        assert gone["deadline"] is None
+        # Well past the grace period and many bot delays: nothing happens.
+        try:
+            moved = await watcher.expect(lambda m: m["type"] == "event", timeout=1.5)
+        except TimeoutError:
+            moved = None
+        assert moved is None, f"the table went on with nobody at it: {moved['event']}"
+        # Back: the same position, and the table goes on.
+        await p.connect()
+        state = await p.join(tid, last_seq=p.seq)
+        assert {e["event"]["kind"] for e in state["missed"]} <= {"action", "trick", "hand_over", "presence"}
+        assert state["view"]["trick"] == gone["view"]["trick"] and state["view"]["hand"] == hand
+        assert not state["table"]["seats"][0]["auto"]
+        await p.play(until=bot_moved)
+        # Away again, longer than the table waits: a bot stands in and plays, and the seat can be taken back.
+        await p.ws.close()
+        gone = await watcher.expect(_kind("presence", seat=0, connected=False))
+        takeover = await watcher.expect(_kind("seat", seat=0, reason="takeover"), timeout=20)
+        assert takeover["at"] - gone["at"] >= 3.9
+        await watcher.expect(_kind("action", seat=0, by="auto"), timeout=20)
+        await p.connect()
+        await p.join(tid)
+        await watcher.expect(_kind("seat", seat=0, reason="reclaim"))
+        for q in (p, watcher):
             await q.close()
     run(main())

@@ -6,6 +6,12 @@ the seat back (``back``, an action, or joining again) within ``reclaim_window`` 
 a bot holds the seat for good. The timers are named per seat (``absent:<seat>``, ``lost:<seat>``)
 in the table's :class:`~hokm.server.timers.TimerSet`; what fires is the actor's (it takes the lock
 and commits the events).
+
+When the last person at a playing table leaves, nobody is taken over: the table waits (``empty``,
+at most ``reclaim_window`` seconds) with its clocks stopped, so a player who steps away from a
+game against the computer finds it as they left it. Whoever comes back first sets it going again,
+and the grace period of each person still away starts then. Nobody back in time: bots stand in for
+every person, who may still take their seat back within the usual window.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ SeatTask = Callable[[int], Awaitable[None]]
 
 class Absence:
     def __init__(self, room: Room, timers: TimerSet, config: ServerConfig, clock: Callable[[], float], *,
-                 on_absent: SeatTask, on_lost: SeatTask) -> None:
+                 on_absent: SeatTask, on_lost: SeatTask, on_empty: Callable[[], Awaitable[None]]) -> None:
         self.room, self.timers, self.config, self.clock = room, timers, config, clock
-        self._on_absent, self._on_lost = on_absent, on_lost
+        self._on_absent, self._on_lost, self._on_empty = on_absent, on_lost, on_empty
 
     def expect(self, seat: int) -> None:
         """The person of ``seat`` is not connected: a bot takes over unless they come within the grace."""
@@ -33,6 +39,23 @@ class Absence:
 
     def arrived(self, seat: int) -> None:
         self.timers.cancel(f"absent:{seat}")
+
+    def nobody_here(self) -> None:
+        """Every person left: no grace period runs while the table waits, for ``reclaim_window`` at most."""
+        for s in self.room.seats:
+            self.timers.cancel(f"absent:{s.seat}")
+        self.timers.schedule("empty", self.config.reclaim_window, self._on_empty)
+
+    def back_from_empty(self) -> None:
+        """Someone came back to the waiting table (or it waited long enough): whoever is still away
+        has their grace period from now."""
+        self.timers.cancel("empty")
+        for seat in self.away():
+            self.expect(seat)
+
+    def away(self) -> list[int]:
+        """The seats of the people not connected that no bot stands in for yet."""
+        return [s.seat for s in self.room.seats if s.human and not s.auto and not self.room.connected(s.seat)]
 
     def resume(self) -> None:
         """After a restore: every person is away until they connect; stand-ins keep their window."""

@@ -79,7 +79,8 @@ class TableActor:
         self._timers = TimerSet(on_error=lambda e: log.error("table %s timer failed", self.id, exc_info=e))
         self.room = Room([Seat.from_info(s) for s in row.seats], row.host)
         self.log = EventLog(row.id, storage, bus)
-        self.absence = Absence(self.room, self._timers, config, clock, on_absent=self._absent, on_lost=self._lost)
+        self.absence = Absence(self.room, self._timers, config, clock, on_absent=self._absent, on_lost=self._lost,
+                               on_empty=self._nobody_came)
         self.turns = Turns(self, self._timers, bots, config, clock)
 
     # ================================================================== public facts
@@ -250,6 +251,9 @@ class TableActor:
         set before the broadcast (so the events carry it) and its timer armed after.
         """
         if not items:
+            if replan:
+                self.turns.plan(self.seq)
+                self.turns.arm()
             return
         now = self.clock()
         rows = self.log.rows(items, now)
@@ -328,6 +332,13 @@ class TableActor:
             if self.status == "playing" and s.human and not s.auto and not self.room.connected(seat):
                 await self._commit([self.absence.takeover(seat)], replan=self._moving(seat))
 
+    async def _nobody_came(self) -> None:
+        async with self._lock:
+            if not self.turns.paused or self.status != "playing":
+                return
+            self.turns.resume()
+            await self._commit([self.absence.takeover(seat) for seat in self.absence.away()], replan=True)
+
     async def _lost(self, seat: int) -> None:
         async with self._lock:
             if not self.absence.window_passed(seat):
@@ -357,9 +368,13 @@ class TableActor:
                 self.absence.arrived(seat)
                 items: list[Item] = []
                 moving = False
+                if self.turns.paused:  # the first one back at a table nobody was at: it goes on
+                    self.turns.resume()
+                    self.absence.back_from_empty()
+                    moving = True
                 if self.absence.can_reclaim(seat):
                     items.append(self.absence.reclaim(seat))
-                    moving = self._moving(seat)
+                    moving = moving or self._moving(seat)
                 if conns == 1 and self.status != "over":
                     items.append(("presence", {"seat": seat, "connected": True}))
                 await self._commit(items, replan=moving)
@@ -372,6 +387,12 @@ class TableActor:
                 return
             seat = self.seat_of(player_id)
             if seat is None or self.status == "over":
+                return
+            if self.status == "playing" and not self.room.anyone_here():
+                # The last person left: the table waits for them (the event says so: no deadline).
+                self.turns.pause()
+                self.absence.nobody_here()
+                await self._commit([("presence", {"seat": seat, "connected": False})])
                 return
             await self._commit([("presence", {"seat": seat, "connected": False})])
             if self.status == "playing" and not self.seats[seat].auto:

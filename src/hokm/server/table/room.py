@@ -38,6 +38,10 @@ class Room:
         pid = self.seats[seat].player_id
         return bool(pid and self.seats[seat].human and self._conns.get(pid, 0) > 0)
 
+    def anyone_here(self) -> bool:
+        """Whether a person holding a seat has a connection open (watchers do not count)."""
+        return any(self.connected(s.seat) for s in self.seats)
+
     def info(self) -> list[dict[str, Any]]:
         """``SeatInfo`` of every seat."""
         return [s.info(self.connected(s.seat)) for s in self.seats]

@@ -5,7 +5,8 @@ for a bot seat or a seat a bot stands in for (decided off the event loop by the 
 after the bot delay); or a public deadline for a person, on which a bot of the table's level plays
 for them. :meth:`Turns.arm` starts the one ``decision`` timer. Each decision is known by the
 sequence number of the event that opened it: an answer that arrives after the decision moved on
-is dropped.
+is dropped. A table nobody is at is *paused* (:meth:`Turns.pause`): no deal, no bot move and no
+deadline until someone comes back.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Turns:
         self.deadline: dict[str, Any] | None = None  # public: {"seat", "kind", "at", "seconds"}
         self.decision = -1  # seq of the event that opened the current decision
         self._plan: tuple[Next, int | None, float] | None = None
+        self.paused = False
         self.thinking = BotThinking(config.bot_delay)  # how long each bot decision seems to take
 
     def plan(self, decision: int) -> None:
@@ -68,7 +70,7 @@ class Turns:
         self._plan = None
         h = self.host
         g = h.game
-        if g is None or h.status != "playing" or g.is_over:
+        if self.paused or g is None or h.status != "playing" or g.is_over:
             return
         if g.phase is Phase.DEAL:
             self._plan = (Next.DEAL, None, self.config.hand_pause)
@@ -98,6 +100,18 @@ class Turns:
 
     def stop(self) -> None:
         self.deadline = None
+
+    def pause(self) -> None:
+        """Nobody is at the table: nothing moves (an answer a bot is still thinking out is dropped) and
+        no clock runs until :meth:`resume`, then a new :meth:`plan`."""
+        self.paused = True
+        self.decision = -1
+        self.deadline = None
+        self._plan = None
+        self.timers.cancel("decision")
+
+    def resume(self) -> None:
+        self.paused = False
 
     async def _bot_move(self, dec: int, seat: int | None, by: str, delay: float) -> None:
         assert seat is not None
