@@ -239,3 +239,55 @@ def test_copies_are_made_only_for_whom_a_connection_can_take_them(tmp_path: Path
         await store.close()
 
     asyncio.run(main())
+
+
+def _row_with_person(table_id: str) -> TableRow:
+    row = _row(table_id, 4)
+    row.seats[0] = {"seat": 0, "kind": "human", "player_id": "p0", "name": "Nima", "bot": None, "connected": False,
+                    "auto": False, "reclaim_until": None}
+    return row
+
+
+async def _until(check, what: str) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(2000):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise TimeoutError(what)
+
+
+def test_a_table_its_person_left_waits_and_goes_on_when_they_act(tmp_path: Path) -> None:
+    """Paused with nobody at it: no bot moves, no grace period takes the seat; acting sets it going. A table a
+    cluster node took over (who is connected elsewhere unknown) is never paused."""
+    async def main() -> None:
+        store = open_storage(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        await store.init()
+        bus, bots = MemoryBus(), BotPool(2)
+        for tid, known in (("t3", True), ("t4", False)):
+            row = _row_with_person(tid)
+            await store.create_table(row)
+            actor = TableActor(row, storage=store, bus=bus, bots=bots, config=CONFIG)
+            actor.watchers_known = known
+            await actor.create()
+            await actor.join("p0", None)
+            await actor.start(None)
+            await _until(lambda: actor.game is not None and actor.game.hand_index == 0 and actor.game.to_move == 0
+                         and actor.game.phase.value == "play", "the person's turn to play")
+            await actor.disconnect("p0")
+            assert actor.turns.paused is known and (actor.deadline is None) is known
+            if not known:
+                assert actor.deadline is not None and actor.deadline["seat"] == 0
+                actor.close()
+                continue
+            seq = actor.seq
+            await actor._absent(0)  # a grace period that had already run out when the table paused
+            await asyncio.sleep(0.2)
+            assert actor.seq == seq and not actor.seats[0].auto
+            view = actor.game.view(0)
+            await actor.act("p0", view.legal[0].to_json(), None)
+            assert not actor.turns.paused
+            await _until(lambda: actor.seq > seq + 3, "the bots playing on")
+            actor.close()
+        bots.close()
+        await store.close()
+    asyncio.run(asyncio.wait_for(main(), 120))

@@ -11,7 +11,10 @@ When the last person at a playing table leaves, nobody is taken over: the table 
 at most ``reclaim_window`` seconds) with its clocks stopped, so a player who steps away from a
 game against the computer finds it as they left it. Whoever comes back first sets it going again,
 and the grace period of each person still away starts then. Nobody back in time: bots stand in for
-every person, who may still take their seat back within the usual window.
+every person, who may still take their seat back within the usual window. A reclaim window that
+was already running runs on. A table restored at start-up does not start paused (everyone's grace
+starts again), and a cluster node that took a table over from another never pauses it: it does not
+know who is connected through the other nodes.
 """
 
 from __future__ import annotations

@@ -321,15 +321,24 @@ class TableActor:
     def _moving(self, seat: int) -> bool:
         return self.game is not None and not self.game.is_over and self.game.to_move == seat
 
-    async def _reclaim_now(self, seat: int) -> None:
+    async def _reclaim_now(self, seat: int, woke: bool = False) -> None:
         # When the seat is to move, the human decides again with a fresh deadline and the answer
         # of a bot still thinking for it is dropped (its decision id is no longer current).
-        await self._commit([self.absence.reclaim(seat)], replan=self._moving(seat))
+        await self._commit([self.absence.reclaim(seat)], replan=woke or self._moving(seat))
+
+    def _wake(self) -> bool:
+        """A seated person is at a paused table: it goes on (the caller plans the next decision)."""
+        if not self.turns.paused:
+            return False
+        self.turns.resume()
+        self.absence.back_from_empty()
+        return True
 
     async def _absent(self, seat: int) -> None:
         async with self._lock:
             s = self.seats[seat]
-            if self.status == "playing" and s.human and not s.auto and not self.room.connected(seat):
+            if (self.status == "playing" and not self.turns.paused and s.human and not s.auto
+                    and not self.room.connected(seat)):
                 await self._commit([self.absence.takeover(seat)], replan=self._moving(seat))
 
     async def _nobody_came(self) -> None:
@@ -345,7 +354,9 @@ class TableActor:
                 return
             former = self.room.give_to_bot(seat, self.level)
             kind, payload = self.room.seat_item(seat, "lost")
-            await self._commit([(kind, payload | {"former": former})], replan=self._moving(seat))
+            # A paused table whose last person's window ran out has nobody left to wait for.
+            woke = not any(s.human for s in self.seats) and self._wake()
+            await self._commit([(kind, payload | {"former": former})], replan=woke or self._moving(seat))
 
     # ================================================================== requests
     async def join(self, player_id: str, last_seq: int | None,
@@ -367,11 +378,7 @@ class TableActor:
             if seat is not None:
                 self.absence.arrived(seat)
                 items: list[Item] = []
-                moving = False
-                if self.turns.paused:  # the first one back at a table nobody was at: it goes on
-                    self.turns.resume()
-                    self.absence.back_from_empty()
-                    moving = True
+                moving = self._wake()  # the first one back at a table nobody was at: it goes on
                 if self.absence.can_reclaim(seat):
                     items.append(self.absence.reclaim(seat))
                     moving = moving or self._moving(seat)
@@ -388,8 +395,10 @@ class TableActor:
             seat = self.seat_of(player_id)
             if seat is None or self.status == "over":
                 return
-            if self.status == "playing" and not self.room.anyone_here():
-                # The last person left: the table waits for them (the event says so: no deadline).
+            if self.status == "playing" and self.watchers_known and not self.room.anyone_here():
+                # The last person left: the table waits for them (the event says so: no deadline). Only
+                # where every connection to the table joined through this actor: a cluster node that
+                # took the table over does not know who is connected through the others.
                 self.turns.pause()
                 self.absence.nobody_here()
                 await self._commit([("presence", {"seat": seat, "connected": False})])
@@ -413,14 +422,18 @@ class TableActor:
                 raise TableError.refusing(e) from None
             except ValueError as e:
                 raise TableError("bad_action", str(e)) from None
+            self._wake()  # the action's events plan the next decision
             back = [self.absence.reclaim(seat)] if self.seats[seat].auto else []  # acting is being back
             await self.apply_action(seat, parsed, "player", before=back)
 
     async def back(self, player_id: str) -> None:
         async with self._lock:
             seat = self.room.player_seat(player_id)
+            woke = self._wake()
             if self.seats[seat].auto:
-                await self._reclaim_now(seat)
+                await self._reclaim_now(seat, woke)
+            elif woke:
+                await self._commit([], replan=True)
 
     async def add_seed(self, player_id: str, seed: str) -> int:
         async with self._lock:
