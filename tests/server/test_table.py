@@ -271,8 +271,8 @@ def test_a_table_its_person_left_waits_and_goes_on_when_they_act(tmp_path: Path)
             await actor.create()
             await actor.join("p0", None)
             await actor.start(None)
-            await _until(lambda: actor.game is not None and actor.game.hand_index == 0 and actor.game.to_move == 0
-                         and actor.game.phase.value == "play", "the person's turn to play")
+            await _until(lambda a=actor: a.game is not None and a.game.hand_index == 0 and a.game.to_move == 0
+                         and a.game.phase.value == "play", "the person's turn to play")
             await actor.disconnect("p0")
             assert actor.turns.paused is known and (actor.deadline is None) is known
             if not known:
@@ -286,7 +286,7 @@ def test_a_table_its_person_left_waits_and_goes_on_when_they_act(tmp_path: Path)
             view = actor.game.view(0)
             await actor.act("p0", view.legal[0].to_json(), None)
             assert not actor.turns.paused
-            await _until(lambda: actor.seq > seq + 3, "the bots playing on")
+            await _until(lambda a=actor, s=seq: a.seq > s + 3, "the bots playing on")
             actor.close()
         bots.close()
         await store.close()
