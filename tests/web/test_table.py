@@ -449,7 +449,9 @@ def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open
         const api = new Api();
         await api.ensureGuest('Lale');
         const timers = { trump: 1, play: 1, discard: 1, draw: 1 };
-        return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers })).table_id;
+        // A long game: the computer playing for us at the test server's pace must not finish it before we are back.
+        const rules = { target_points: 40 };
+        return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers, rules })).table_id;
     }""")
     page.goto(f"{server}/index.html#/table/{table_id}")  # a new page load, which reads the stored identity
     wait_view(page, "v.seat !== null")
