@@ -50,8 +50,7 @@ class Absence:
         self.timers.schedule("empty", self.config.reclaim_window, self._on_empty)
 
     def back_from_empty(self) -> None:
-        """Someone came back to the waiting table (or it waited long enough): whoever is still away
-        has their grace period from now."""
+        """Someone came back to the waiting table: whoever is still away has their grace period from now."""
         self.timers.cancel("empty")
         for seat in self.away():
             self.expect(seat)
