@@ -448,12 +448,21 @@ SHEET_OPEN = "() => !document.querySelector('[data-testid=talk-sheet]').hidden"
 
 
 def next_turn_with_the_sheet_open(page) -> None:  # type: ignore[no-untyped-def]
-    """Play our card, open the chat sheet while the others play, and wait for our next turn to be drawn."""
-    my_play_turn(page)
-    act_once(page)
-    page.wait_for_function("() => { const v = window.hokmDebug.table.view; return !v.legal.length; }")
+    """Open the chat sheet during our turn, play our card from under it (as a keyboard player does: a tap on the hand
+    would close it), and wait for our next turn to be drawn. The sheet is open before our card goes and, as the test
+    checks, still open as the next turn comes, so what happens to it then is that turn's doing, however fast the
+    others play."""
+    # Early in a hand, so that the turn after ours is in the same hand (no Hokm to choose in between).
+    my_play_turn(page, "v.completed.length <= 4 && document.querySelector('.your-turn') !== null")
     open_chat(page)
-    my_play_turn(page, "document.querySelector('.your-turn') !== null")
+    page.evaluate("""() => { const t = window.hokmDebug.table, sheet = document.querySelector('[data-testid=talk-sheet]');
+      window.sheetAtTurn = null;  // what the sheet was as the next turn came, before anything answers the turn
+      t.el.table.addEventListener('decision', () => { window.sheetAtTurn = sheet.hidden ? 'closed' : 'open'; },
+                                  { capture: true, once: true });
+      t.send(t.view.legal[0]); }""")
+    page.wait_for_function("() => window.sheetAtTurn !== null && document.querySelector('.your-turn') !== null",
+                           timeout=30000)
+    assert page.evaluate("window.sheetAtTurn") == "open"
 
 
 @pytest.mark.browser
