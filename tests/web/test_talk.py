@@ -18,7 +18,7 @@ from server.harness import (  # tests/ is on the path as the suites' root
     game_over,
 )
 
-from .conftest import APP_MODULE, DESKTOP, PHONE, act_once
+from .conftest import APP_MODULE, DESKTOP, PHONE
 from .test_feel import my_play_turn
 from .test_table import start_vs_computer
 
