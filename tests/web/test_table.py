@@ -7,6 +7,7 @@ import time
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import DESKTOP, PHONE, act_once, shot, table_view
 
@@ -472,6 +473,38 @@ def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open
     # the button is pressed where it is, not through the summary.
     page.locator(".banner-btn").dispatch_event("click")
     page.wait_for_function("() => window.__reclaimed && window.__bannerGone", timeout=10000)
+
+
+@pytest.mark.browser
+def test_the_hand_summary_offers_the_seat_back_while_the_computer_plays_for_us(server, open_page):
+    """While the computer plays for us, each hand's summary dims the table, the banner that offers the seat back
+    with it: the summary offers it too, and a tap there takes the seat back."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
+    page.fill("#nickname", "لاله")
+    table_id = page.evaluate("""async () => {
+        const { Api } = await import('./js/net.js');
+        const api = new Api();
+        await api.ensureGuest('لاله');
+        const timers = { trump: 1, play: 1, discard: 1, draw: 1 };
+        return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers })).table_id;
+    }""")
+    page.goto(f"{server}/index.html#/table/{table_id}")
+    wait_view(page, "v.seat !== null")
+    page.wait_for_selector(".banner:not([hidden]) .banner-btn", timeout=30000)
+    page.evaluate("""() => { window.__reclaimed = false;
+        window.hokmDebug.sock.ws.addEventListener('message', (ev) => {
+            if (typeof ev.data === 'string' && ev.data.includes('"reclaim"')) window.__reclaimed = true; }); }""")
+    button = page.locator(".overlay[data-kind=hand] .sum-take-back")
+    button.wait_for(timeout=60000)
+    assert button.inner_text() == page.locator(".banner-btn").inner_text() == "بازگشت به بازی"
+    shot(page, "phone-fa-hand-summary-seat-back")
+    for _ in range(20):  # a summary is up for a moment only: a tap that finds it gone waits for the next
+        try:
+            button.click(timeout=2000)  # a real tap: nothing lies over it
+            break
+        except PlaywrightTimeoutError:
+            button.wait_for(timeout=60000)
+    page.wait_for_function("() => window.__reclaimed", timeout=10000)
 
 
 def computer_table(server: str, name: str) -> tuple[dict, str]:  # type: ignore[type-arg]

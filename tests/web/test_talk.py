@@ -530,3 +530,39 @@ def test_the_chat_sheet_gives_way_to_the_turn_where_it_covers_the_trick(server, 
     start_vs_computer(page, players=4, target=7)
     next_turn_with_the_sheet_open(page)
     page.wait_for_function(f"() => !({SHEET_OPEN})()", timeout=3000)
+
+
+# Where the open chat sheet lies: on its button's half of the table or not, and the seats it covers.
+SHEET_PLACE = """() => {
+  const sheet = document.querySelector('[data-testid=talk-sheet]'), s = sheet.getBoundingClientRect();
+  const b = document.querySelector('[data-testid=talk]').getBoundingClientRect();
+  const f = document.querySelector('.felt').getBoundingClientRect();
+  const half = (r) => (r.left + r.right > f.left + f.right ? 'right' : 'left');
+  const over = [...document.querySelectorAll('.seat')].filter((e) => { const r = e.getBoundingClientRect();
+    return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top; }).map((e) => e.textContent);
+  return { open: !sheet.hidden, sheet: half(s), button: half(b), over };
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_the_chat_sheet_opens_beside_its_button_over_no_seat_on_a_wide_table(server, open_page, lang):
+    """The cloth keeps its seats and the chat button on the same sides in either language, so the sheet opens on the
+    button's side, not on the side where a Persian line ends, across the table. On a wide table it lies between the
+    trick and the seat there: nobody's picture or name is hidden while we chat."""
+    for size in (DESKTOP, {"width": 1280, "height": 800}):
+        page = open_page(server + "/", viewport=size, locale="fa-IR" if lang == "fa" else "en-US", settings={"lang": lang})
+        start_vs_computer(page, players=4, target=7)
+        my_play_turn(page)
+        open_chat(page)
+        place = page.evaluate(SHEET_PLACE)
+        assert place["sheet"] == place["button"], (size, place)
+        assert place["over"] == [], (size, place)
+        # The seats are drawn again as the others play (a mark comes and goes, a trick is counted): still over none.
+        played = page.evaluate("window.hokmDebug.table.view.trick.length")
+        page.evaluate("() => { const t = window.hokmDebug.table; t.send(t.view.legal[0]); }")
+        page.wait_for_function(f"() => window.hokmDebug.table.view.trick.length !== {played}")
+        page.wait_for_timeout(300)
+        again = page.evaluate(SHEET_PLACE)
+        assert again["open"] and again["over"] == [], (size, again)
+        page.context.close()

@@ -1041,14 +1041,24 @@ export class Table {
     // Who won and what it is worth are two lines: no separator sits beside the number.
     // Why, under the tricks it explains (and clear of your seat, which a phone may draw over the top of the box).
     const body = [h("h2", {}, t("handOver")), callout, h("p.sum-head", {}, this.wonText("hand", r.winner)),
-      h("p.sum-points", {}, pts), ...rows, why ? h("p.help.sum-why", {}, why) : null,
-      h("button.btn.primary", { type: "button", onclick: () => this.closeModal("hand") }, t("close"))];
+      h("p.sum-points", {}, pts), ...rows, why ? h("p.help.sum-why", {}, why) : null, this.summaryButtons()];
     this.say(`${this.wonText("hand", r.winner)}${sep()}${pts}${r.kot ? sep() + (r.hakem_koti ? t("hakemKoti") : t("kot")) : ""}${why ? " " + why : ""}`);
     if (v.phase === "over") return; // the game summary follows at once
     this.closeModal();
     this.openModal("hand", { title: t("handOver"), body }, { dismissable: true });
     // The server deals the next hand after a pause; the summary closes by itself when it arrives.
     this.summaryUntil = Date.now() + Math.max(800, settings.dur(2200));
+  }
+
+  /** The hand summary's buttons. While the computer plays for us the summary dims the banner that offers the seat
+   *  back, so the summary offers it too, first. */
+  summaryButtons() {
+    const close = (primary) => h(`button.btn${primary ? ".primary" : ""}`, { type: "button", onclick: () => this.closeModal("hand") }, t("close"));
+    const back = this.bannerAction;
+    if (!back) return close(true);
+    return h("div.row.sum-buttons", {},
+      h("button.btn.primary.sum-take-back", { type: "button", onclick: () => { this.closeModal("hand"); back.onclick(); } }, back.label),
+      close(false));
   }
 
   showGameSummary(v, winner) {
@@ -1172,6 +1182,9 @@ export class Table {
   banner(text, kind = "warn", action = null) {
     const b = this.el.banner;
     this.bannerKind = text ? kind : null;
+    this.bannerAction = text ? action : null;
+    // The seat taken back meanwhile: a summary up offers it no more.
+    if (!action) for (const x of this.el.overlay.querySelectorAll(".sum-take-back")) x.remove();
     if (text) {
       clear(b).append(h("span.banner-text", {}, text));
       if (action) b.append(h("button.btn.small.banner-btn", { type: "button", onclick: action.onclick }, action.label));

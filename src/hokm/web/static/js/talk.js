@@ -450,19 +450,48 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
     if (!sheet.hidden && !sheet.contains(ev.target) && !btn.contains(ev.target)) close();
   };
   document.addEventListener("pointerdown", beside, true);
-  table.el.table.addEventListener("seats-drawn", () => followSeats(table));
+  table.el.table.addEventListener("seats-drawn", () => {
+    followSeats(table);
+    if (!sheet.hidden) placeSheet(table, sheet); // a seat grown under it: the sheet moves off
+  });
   // Our turn begins: bubbles over the trick's cards grow faint at once.
   table.el.table.addEventListener("decision", () => {
     for (const b of table.el.table.querySelectorAll(".chat-bubble")) yieldToTrick(table, b);
   });
 }
 
-/** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view). */
+/** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view), on the
+ *  side of its button: the cloth keeps its seats, and the button, on the same sides in either language, so a
+ *  side named by the page's direction would open a Persian sheet across the table from the button pressed. */
 function placeSheet(table, sheet) {
   const box = table.el.table.getBoundingClientRect(), bar = table.el.top.getBoundingClientRect();
   const top = Math.max(0, bar.bottom - box.top) + 6;
   sheet.style.insetBlockStart = `${top}px`;
   sheet.style.maxBlockSize = `${Math.max(120, box.height - top - 8)}px`;
+  const btn = table.el.felt.querySelector(".talk-btn");
+  const b = btn ? btn.getBoundingClientRect() : null;
+  const right = !b || b.left + b.right > box.left + box.right;
+  sheet.style.left = right ? "auto" : "0.5rem";
+  sheet.style.right = right ? "0.5rem" : "auto";
+  sheet.style.maxInlineSize = "";
+  // On a wide table it lies between the trick and the seat on its side where it fits there, over neither.
+  const trick = table.el.trick.getBoundingClientRect();
+  const seats = [...table.el.felt.querySelectorAll(".seat")].map((e) => e.getBoundingClientRect());
+  const s = sheet.getBoundingClientRect();
+  const under = seats.filter((r) => overlaps(s, r));
+  if (!trick.width || !under.length) return;
+  const from = right ? trick.right + 8 : Math.max(...under.map((r) => r.right)) + 8;
+  const to = right ? Math.min(...under.map((r) => r.left)) - 8 : trick.left - 8;
+  if (to - from < 280) return; // narrower, its phrases would stand one to a line
+  sheet.style.maxInlineSize = `${Math.min(s.width, to - from)}px`;
+  if (right) sheet.style.right = `${box.right - to}px`;
+  else sheet.style.left = `${from - box.left}px`;
+  const moved = sheet.getBoundingClientRect();
+  if (seats.some((r) => overlaps(moved, r)) || moved.bottom > box.bottom) { // it grew onto another seat: the edge after all
+    sheet.style.maxInlineSize = "";
+    sheet.style.left = right ? "auto" : "0.5rem";
+    sheet.style.right = right ? "0.5rem" : "auto";
+  }
 }
 
 /** The game-over button that asks for a rematch; the server's next_table event moves everyone on. */
