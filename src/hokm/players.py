@@ -19,7 +19,7 @@ from .bots.base import Bot
 from .bots.external import external_bot
 from .bots.heuristic import HeuristicBot
 from .bots.random_bot import RandomBot
-from .search.levels import DESCRIPTIONS, LEVELS, level_bot, tuned_bot
+from .search.levels import DESCRIPTIONS, LEVELS, REFERENCES, level_bot, tuned_bot
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,8 @@ def _standard() -> tuple[dict[str, BotSpec], dict[str, Callable[..., Bot]]]:
         BotSpec("heuristic", lambda seed=None, **_: HeuristicBot(seed),
                 "rule-based player: card memory, hokm lâzem, boridan and rad kardan", public=False),
         *(BotSpec(name, _level(name), DESCRIPTIONS[name]) for name in LEVELS),
+        # Earlier versions of a level, kept to measure the new one against (hokm.search.levels.REFERENCES).
+        *(BotSpec(name, _level(name), DESCRIPTIONS[name], public=False) for name in REFERENCES),
         BotSpec("oracle", _oracle,
                 "omniscient double-dummy reference (sees every hand; for measurement only)", public=False),
     ]

@@ -147,3 +147,34 @@ def test_easy_names_trump_by_the_heuristic_with_three_players_only() -> None:
             assert easy.config.root == ("heuristic" if players == 3 else "search")
             if players == 3:
                 assert choice == heuristic.act(view)
+
+
+def test_expert_2026_is_a_frozen_reference_not_offered_to_players() -> None:
+    """The reference a new ``expert`` is measured against: built by name for the arena, never offered, with the
+    settings the 2026 strength report measured for each player count, whatever ``expert`` becomes."""
+    from hokm.search.levels import REFERENCES
+
+    assert "expert-2026" not in {s.name for s in available_bots(public_only=True)}
+    assert "expert-2026" in {s.name for s in available_bots()}
+    bot = make_bot("expert-2026", seed=1)
+    assert isinstance(bot, PimcBot) and bot.name == "expert-2026"
+    measured = {4: (320, 16, "playout", "search"), 3: (160, 4, "dd", "heuristic"), 2: (64, 4, "dd", "heuristic")}
+    for players, (deals, oversample, evaluator, early) in measured.items():
+        config = bot.config_for(players)
+        assert (config.max_deals, config.oversample, config.evaluator, config.early) == (deals, oversample, evaluator, early)
+        assert config.budget_s == 0.75 and config.anchor == 0.0 and config.play_miss == 0.25
+    assert bot.config_for(3).dd_cards == (13, 17, 8) and bot.config_for(2).margins == (2,)
+    assert REFERENCES["expert-2026"] is not LEVELS["expert"]
+    # It plays: a few legal cards of a four-player hand.
+    game = Game.new(Rules(players=4), seed=3)
+    rng = random.Random(1)
+    played = 0
+    while played < 6:
+        if game.phase is Phase.DEAL:
+            game.deal(rng=rng)
+            continue
+        view = game.view(game.to_move)
+        action = bot.act(view)
+        assert action in view.legal
+        game.apply(action)
+        played += 1

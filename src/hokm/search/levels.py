@@ -106,19 +106,39 @@ LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
     },
 }
 
+#: Reference levels, frozen for measuring later versions against and never offered to players (their
+#: settings are written out here, not derived from :data:`LEVELS`, so that changing a level leaves them as
+#: they were). ``expert-2026`` is ``expert`` as the 2026 strength report measured it (``docs/strength.md``:
+#: 81.5 % of 1,000 four-player games against ``heuristic``): a new ``expert`` is measured against it.
+REFERENCES: dict[str, SearchConfig] = {
+    "expert-2026": SearchConfig(max_deals=64, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
+                                evaluator="dd", dd_cards=(13, 9, 8), dd_nodes=60_000, early="heuristic",
+                                root="heuristic", anchor=0.0, play_miss=0.25, oversample=4, margins=(2,),
+                                evaluator3="playout"),
+}
+REFERENCE_PLAYERS: dict[str, dict[int, SearchConfig]] = {
+    "expert-2026": {
+        3: replace(REFERENCES["expert-2026"], max_deals=160, dd_cards=(13, 17, 8)),
+        4: replace(REFERENCES["expert-2026"], evaluator="playout", early="search", max_deals=320, oversample=16),
+    },
+}
+
 #: What each level is, in a line (the player lists of ``hokm play`` and the server show it).
 DESCRIPTIONS = {
     "easy": "beginner: a little search with noisy choices",
     "medium": "club player: sampled deals scored by rollouts",
     "hard": "strong: sampled deals scored by the double-dummy solver",
     "expert": "strongest: more sampled deals, inference from others' play, under 1 s a move",
+    "expert-2026": "expert as the 2026 strength report measured it (a reference for measurement only)",
 }
 
 
 def level_bot(level: str, seed: int | None = None, **_: object) -> PimcBot:
-    """The search bot of a named level (the search itself loads on the first one built)."""
+    """The search bot of a named level or reference level (the search itself loads on the first one built)."""
     from .pimc import PimcBot
 
+    if level in REFERENCES:
+        return PimcBot(REFERENCES[level], seed=seed, name=level, by_players=REFERENCE_PLAYERS[level])
     return PimcBot(LEVELS[level], seed=seed, name=level, by_players=LEVEL_PLAYERS.get(level))
 
 

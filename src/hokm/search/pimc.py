@@ -151,6 +151,10 @@ class PimcBot(Bot):
         self.evaluator = self._main_evaluator
 
     # ------------------------------------------------------------------ entry point
+    def config_for(self, players: int) -> SearchConfig:
+        """The settings this bot searches with at a table of ``players`` players."""
+        return self._by_players.get(players, self._base)
+
     def act(self, view: SeatView) -> Action:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in the {view.phase} phase")
@@ -158,7 +162,7 @@ class PimcBot(Bot):
             self.last_deals = 0
             return view.legal[0]
         if self._by_players:
-            self._configure(self._by_players.get(view.players, self._base))
+            self._configure(self.config_for(view.players))
         if self._delegate(view):
             self.last_deals = 0
             return self._heuristic().act(view)
