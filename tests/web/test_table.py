@@ -497,12 +497,14 @@ def test_the_hand_summary_offers_the_seat_back_while_the_computer_plays_for_us(s
     button = page.locator(".overlay[data-kind=hand] .sum-take-back")
     button.wait_for(timeout=60000)
     assert button.inner_text() == page.locator(".banner-btn").inner_text() == "بازگشت به بازی"
+    assert page.locator(".overlay[data-kind=hand] .sum-back p").inner_text() == "رایانه به جای شما بازی می‌کند"
     shot(page, "phone-fa-hand-summary-seat-back")
     for _ in range(20):  # a summary is up for a moment only: a tap that finds it gone waits for the next
         try:
             button.click(timeout=2000)  # a real tap: nothing lies over it
             break
         except PlaywrightTimeoutError:
+            assert not button.is_visible(), "the summary offers the seat back, but a tap does not reach the button"
             button.wait_for(timeout=60000)
     page.wait_for_function("() => window.__reclaimed", timeout=10000)
 

@@ -540,7 +540,12 @@ SHEET_PLACE = """() => {
   const half = (r) => (r.left + r.right > f.left + f.right ? 'right' : 'left');
   const over = [...document.querySelectorAll('.seat')].filter((e) => { const r = e.getBoundingClientRect();
     return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top; }).map((e) => e.textContent);
-  return { open: !sheet.hidden, sheet: half(s), button: half(b), over };
+  const t = document.querySelector('[data-testid=trick]').getBoundingClientRect();
+  const overTrick = t.left < s.right && t.right > s.left && t.top < s.bottom && t.bottom > s.top;
+  const seats = [...document.querySelectorAll('.felt .seat')].map((e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom].map(Math.round); });
+  return { open: !sheet.hidden, sheet: half(s), button: half(b), over, overTrick, at: [s.left, s.top, s.right, s.bottom].map(Math.round),
+           trick: [t.left, t.top, t.right, t.bottom].map(Math.round), seats };
 }"""
 
 
@@ -557,7 +562,7 @@ def test_the_chat_sheet_opens_beside_its_button_over_no_seat_on_a_wide_table(ser
         open_chat(page)
         place = page.evaluate(SHEET_PLACE)
         assert place["sheet"] == place["button"], (size, place)
-        assert place["over"] == [], (size, place)
+        assert place["over"] == [] and not place["overTrick"], json.dumps([size, place])
         # The seats are drawn again as the others play (a mark comes and goes, a trick is counted): still over none.
         played = page.evaluate("window.hokmDebug.table.view.trick.length")
         page.evaluate("() => { const t = window.hokmDebug.table; t.send(t.view.legal[0]); }")

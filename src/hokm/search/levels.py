@@ -108,8 +108,10 @@ LEVEL_PLAYERS: dict[str, dict[int, SearchConfig]] = {
 
 #: Reference levels, frozen for measuring later versions against and never offered to players (their
 #: settings are written out here, not derived from :data:`LEVELS`, so that changing a level leaves them as
-#: they were). ``expert-2026`` is ``expert`` as the 2026 strength report measured it (``docs/strength.md``:
-#: 81.5 % of 1,000 four-player games against ``heuristic``): a new ``expert`` is measured against it.
+#: they were). ``expert-2026`` has ``expert``'s settings of the 2026 strength report (``docs/strength.md``:
+#: 81.5 % of 1,000 four-player games against ``heuristic``): a new ``expert`` is measured against it. Only the
+#: settings are kept: the search code, the :class:`~hokm.search.tuning.Tuning` defaults and the kernels it runs
+#: on are today's, and at a fixed time budget a faster kernel searches more deals.
 REFERENCES: dict[str, SearchConfig] = {
     "expert-2026": SearchConfig(max_deals=64, min_deals=6, budget_s=0.75, enumerate_limit=48, root_deals=24,
                                 evaluator="dd", dd_cards=(13, 9, 8), dd_nodes=60_000, early="heuristic",
@@ -129,7 +131,7 @@ DESCRIPTIONS = {
     "medium": "club player: sampled deals scored by rollouts",
     "hard": "strong: sampled deals scored by the double-dummy solver",
     "expert": "strongest: more sampled deals, inference from others' play, under 1 s a move",
-    "expert-2026": "expert as the 2026 strength report measured it (a reference for measurement only)",
+    "expert-2026": "expert's settings of the 2026 strength report (a reference for measurement only)",
 }
 
 

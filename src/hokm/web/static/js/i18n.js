@@ -102,7 +102,7 @@ export const STRINGS = {
     computerSeat: "A computer player",
     botPlayingYou: "The computer is playing for you",
     questionMark: "?",
-    takeBack: "Play again",
+    takeBack: "Back to the game",
     offline: "Disconnected",
     online: "Connected",
     hakem: "Hâkem",

@@ -1056,9 +1056,9 @@ export class Table {
     const close = (primary) => h(`button.btn${primary ? ".primary" : ""}`, { type: "button", onclick: () => this.closeModal("hand") }, t("close"));
     const back = this.bannerAction;
     if (!back) return close(true);
-    return h("div.row.sum-buttons", {},
+    return h("div.sum-back", {}, h("p.help", {}, t("botPlayingYou")), h("div.row", {},
       h("button.btn.primary.sum-take-back", { type: "button", onclick: () => { this.closeModal("hand"); back.onclick(); } }, back.label),
-      close(false));
+      close(false)));
   }
 
   showGameSummary(v, winner) {
@@ -1183,8 +1183,14 @@ export class Table {
     const b = this.el.banner;
     this.bannerKind = text ? kind : null;
     this.bannerAction = text ? action : null;
-    // The seat taken back meanwhile: a summary up offers it no more.
-    if (!action) for (const x of this.el.overlay.querySelectorAll(".sum-take-back")) x.remove();
+    // The seat taken back meanwhile: a summary up offers it no more, and its Close is the one button again.
+    const offer = action ? null : this.el.overlay.querySelector(".sum-back");
+    if (offer) {
+      const had = offer.contains(document.activeElement);
+      const close = this.summaryButtons();
+      offer.replaceWith(close);
+      if (had) close.focus({ preventScroll: true });
+    }
     if (text) {
       clear(b).append(h("span.banner-text", {}, text));
       if (action) b.append(h("button.btn.small.banner-btn", { type: "button", onclick: action.onclick }, action.label));

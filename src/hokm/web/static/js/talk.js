@@ -452,12 +452,24 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
   document.addEventListener("pointerdown", beside, true);
   table.el.table.addEventListener("seats-drawn", () => {
     followSeats(table);
-    if (!sheet.hidden) placeSheet(table, sheet); // a seat grown under it: the sheet moves off
+    if (!sheet.hidden && seatUnder(table, sheet)) placeSheet(table, sheet); // a seat grown under it: the sheet moves off
   });
+  // A window resized with the sheet open: placed again (the listener goes with this table's page, as `beside`).
+  const resized = () => {
+    if (!sheet.isConnected) { removeEventListener("resize", resized); return; }
+    if (!sheet.hidden) placeSheet(table, sheet);
+  };
+  addEventListener("resize", resized);
   // Our turn begins: bubbles over the trick's cards grow faint at once.
   table.el.table.addEventListener("decision", () => {
     for (const b of table.el.table.querySelectorAll(".chat-bubble")) yieldToTrick(table, b);
   });
+}
+
+/** Whether a seat on the cloth lies under the open sheet. */
+function seatUnder(table, sheet) {
+  const s = sheet.getBoundingClientRect();
+  return [...table.el.felt.querySelectorAll(".seat")].some((e) => overlaps(s, e.getBoundingClientRect()));
 }
 
 /** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view), on the
@@ -480,8 +492,17 @@ function placeSheet(table, sheet) {
   const s = sheet.getBoundingClientRect();
   const under = seats.filter((r) => overlaps(s, r));
   if (!trick.width || !under.length) return;
-  const from = right ? trick.right + 8 : Math.max(...under.map((r) => r.right)) + 8;
-  const to = right ? Math.min(...under.map((r) => r.left)) - 8 : trick.left - 8;
+  // Between the trick and that seat, and clear of any other seat in the same band (the partner's, wide with its
+  // name and cards, reaches past the trick's edge).
+  const band = seats.filter((r) => r.bottom > s.top && r.top < s.bottom);
+  let from, to;
+  if (right) {
+    to = Math.min(...under.map((r) => r.left)) - 8;
+    from = Math.max(trick.right, ...band.filter((r) => r.right <= to).map((r) => r.right)) + 8;
+  } else {
+    from = Math.max(...under.map((r) => r.right)) + 8;
+    to = Math.min(trick.left, ...band.filter((r) => r.left >= from).map((r) => r.left)) - 8;
+  }
   if (to - from < 280) return; // narrower, its phrases would stand one to a line
   sheet.style.maxInlineSize = `${Math.min(s.width, to - from)}px`;
   if (right) sheet.style.right = `${box.right - to}px`;
