@@ -441,19 +441,24 @@ def test_phone_layout_targets_and_no_shift(server, open_page):
     shot(page, "phone-en-3p-table")
 
 
-def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open_page):
-    page = open_page(server + "/")
-    page.fill("#nickname", "Lale")
-    # A table with one-second timers, made through the page's own client (the home page has no timer option).
-    table_id = page.evaluate("""async () => {
+def at_a_table_with_one_second_timers(page, server: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Seat the page's guest at a two-player table against the computer whose clocks run one second, made through the
+    page's own client (the home page has no timer option), and load it."""
+    page.fill("#nickname", name)
+    table_id = page.evaluate("""async (name) => {
         const { Api } = await import('./js/net.js');
         const api = new Api();
-        await api.ensureGuest('Lale');
+        await api.ensureGuest(name);
         const timers = { trump: 1, play: 1, discard: 1, draw: 1 };
         return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers })).table_id;
-    }""")
+    }""", name)
     page.goto(f"{server}/index.html#/table/{table_id}")  # a new page load, which reads the stored identity
     wait_view(page, "v.seat !== null")
+
+
+def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open_page):
+    page = open_page(server + "/")
+    at_a_table_with_one_second_timers(page, server, "Lale")
     # We do nothing: after two timeouts in a row the computer takes the seat, and says so.
     page.wait_for_selector(".banner:not([hidden]) .banner-btn", timeout=30000)
     assert "playing for you" in page.locator(".banner").inner_text()
@@ -480,16 +485,7 @@ def test_the_hand_summary_offers_the_seat_back_while_the_computer_plays_for_us(s
     """While the computer plays for us, each hand's summary dims the table, the banner that offers the seat back
     with it: the summary offers it too, and a tap there takes the seat back."""
     page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
-    page.fill("#nickname", "لاله")
-    table_id = page.evaluate("""async () => {
-        const { Api } = await import('./js/net.js');
-        const api = new Api();
-        await api.ensureGuest('لاله');
-        const timers = { trump: 1, play: 1, discard: 1, draw: 1 };
-        return (await api.post('/api/tables', { mode: 'computer', players: 2, bot: 'random', timers })).table_id;
-    }""")
-    page.goto(f"{server}/index.html#/table/{table_id}")
-    wait_view(page, "v.seat !== null")
+    at_a_table_with_one_second_timers(page, server, "لاله")
     page.wait_for_selector(".banner:not([hidden]) .banner-btn", timeout=30000)
     page.evaluate("""() => { window.__reclaimed = false;
         window.hokmDebug.sock.ws.addEventListener('message', (ev) => {
