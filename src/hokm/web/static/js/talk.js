@@ -472,46 +472,32 @@ function seatUnder(table, sheet) {
   return [...table.el.felt.querySelectorAll(".seat")].some((e) => overlaps(s, e.getBoundingClientRect()));
 }
 
-/** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view), on the
- *  side of its button: the cloth keeps its seats, and the button, on the same sides in either language, so a
- *  side named by the page's direction would open a Persian sheet across the table from the button pressed. */
+/** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view), on its
+ *  button's side of the cloth (talk.css). */
 function placeSheet(table, sheet) {
   const box = table.el.table.getBoundingClientRect(), bar = table.el.top.getBoundingClientRect();
   const top = Math.max(0, bar.bottom - box.top) + 6;
   sheet.style.insetBlockStart = `${top}px`;
   sheet.style.maxBlockSize = `${Math.max(120, box.height - top - 8)}px`;
-  const btn = table.el.felt.querySelector(".talk-btn");
-  const b = btn ? btn.getBoundingClientRect() : null;
-  const right = !b || b.left + b.right > box.left + box.right;
-  sheet.style.left = right ? "auto" : "0.5rem";
-  sheet.style.right = right ? "0.5rem" : "auto";
+  sheet.style.right = "";
   sheet.style.maxInlineSize = "";
-  // On a wide table it lies between the trick and the seat on its side where it fits there, over neither.
+  // On a wide table it lies between the trick and the seat on that side where it fits there, over neither, and clear
+  // of any other seat in the same band (the partner's, wide with its name and cards, reaches past the trick's edge).
   const trick = table.el.trick.getBoundingClientRect();
   const seats = [...table.el.felt.querySelectorAll(".seat")].map((e) => e.getBoundingClientRect());
   const s = sheet.getBoundingClientRect();
   const under = seats.filter((r) => overlaps(s, r));
   if (!trick.width || !under.length) return;
-  // Between the trick and that seat, and clear of any other seat in the same band (the partner's, wide with its
-  // name and cards, reaches past the trick's edge).
-  const band = seats.filter((r) => r.bottom > s.top && r.top < s.bottom);
-  let from, to;
-  if (right) {
-    to = Math.min(...under.map((r) => r.left)) - 8;
-    from = Math.max(trick.right, ...band.filter((r) => r.right <= to).map((r) => r.right)) + 8;
-  } else {
-    from = Math.max(...under.map((r) => r.right)) + 8;
-    to = Math.min(trick.left, ...band.filter((r) => r.left >= from).map((r) => r.left)) - 8;
-  }
+  const to = Math.min(...under.map((r) => r.left)) - 8;
+  const band = seats.filter((r) => r.bottom > s.top && r.top < s.bottom && r.right <= to);
+  const from = Math.max(trick.right, ...band.map((r) => r.right)) + 8;
   if (to - from < 280) return; // narrower, its phrases would stand one to a line
   sheet.style.maxInlineSize = `${Math.min(s.width, to - from)}px`;
-  if (right) sheet.style.right = `${box.right - to}px`;
-  else sheet.style.left = `${from - box.left}px`;
+  sheet.style.right = `${box.right - to}px`;
   const moved = sheet.getBoundingClientRect();
   if (seats.some((r) => overlaps(moved, r)) || moved.bottom > box.bottom) { // it grew onto another seat: the edge after all
     sheet.style.maxInlineSize = "";
-    sheet.style.left = right ? "auto" : "0.5rem";
-    sheet.style.right = right ? "0.5rem" : "auto";
+    sheet.style.right = "";
   }
 }
 
