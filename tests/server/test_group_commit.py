@@ -219,7 +219,8 @@ def test_an_append_waits_for_the_other_connections_write_without_holding_the_eve
 def test_the_appends_log_is_checkpointed_off_the_loop_and_does_not_grow(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The appends' connection never checkpoints itself; every ``CHECKPOINT_EVERY`` commits a thread
-    does, and the log starts again from its beginning instead of growing with every event."""
+    does, and the log starts again from its beginning instead of growing with every event: by the
+    next commit after a copy of the whole log, without a checkpoint that holds the appends."""
     from hokm.server.storage import direct
 
     monkeypatch.setattr(direct, "CHECKPOINT_EVERY", 20)
@@ -242,7 +243,73 @@ def test_the_appends_log_is_checkpointed_off_the_loop_and_does_not_grow(tmp_path
                 sizes.append((tmp_path / "wal.db-wal").stat().st_size)
         # 400 commits of a few pages each would be some 5 MB of log; it is started again instead.
         assert max(sizes) < 1_000_000, sizes
+        assert s._direct.restarts == 0
         assert [e.seq for e in await s.events("t")][-1] == 400
+        await s.close()
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("restart_frames", [1, 10**9])
+def test_a_checkpoint_holds_the_appends_to_start_the_log_again_only_past_restart_frames(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restart_frames: int) -> None:
+    """A checkpoint copies the log without holding the appends (``PASSIVE``); only a log grown past
+    ``RESTART_FRAMES`` (appends kept adding to it while it was copied, so no commit could start it
+    again) is started again by the checkpoint itself, which holds them meanwhile."""
+    from hokm.server.storage import direct
+
+    monkeypatch.setattr(direct, "CHECKPOINT_EVERY", 20)
+    monkeypatch.setattr(direct, "RESTART_FRAMES", restart_frames)
+
+    async def go() -> None:
+        s = SqlStorage(f"sqlite+aiosqlite:///{tmp_path / 'log.db'}")
+        await s.init()
+        await s.create_table(_row("t"))
+        assert s._direct is not None
+        for seq in range(1, 101):
+            await s.append_events("t", [_ev("t", seq)])
+            for _ in range(500):
+                if s._direct._checkpoint is None:
+                    break
+                await asyncio.sleep(0.01)
+        assert s._direct.restarts == (5 if restart_frames == 1 else 0)
+        assert [e.seq for e in await s.events("t")] == list(range(1, 101))
+        await s.close()
+
+    asyncio.run(go())
+
+
+def test_an_append_held_by_a_checkpoint_starting_the_log_again_goes_in_as_it_ends(tmp_path: Path) -> None:
+    """An append that finds the lock held by a checkpoint starting the log again waits for that
+    checkpoint's end and tries once more, instead of polling at growing intervals (up to 20 ms) and
+    coming back after it."""
+    import concurrent.futures
+    import threading
+
+    async def go() -> None:
+        s = SqlStorage(f"sqlite+aiosqlite:///{tmp_path / 'held.db'}")
+        await s.init()
+        await s.create_table(_row("t"))
+        d = s._direct
+        assert d is not None
+        checkpoint: concurrent.futures.Future[None] = concurrent.futures.Future()
+        d._checkpoint, d._restarting = checkpoint, True
+        write, tries = d._try_write, []
+
+        def try_write(rows: list[tuple[object, ...]], seqs: list[tuple[object, ...]]) -> bool:
+            tries.append(checkpoint.done())
+            return checkpoint.done() and write(rows, seqs)
+
+        d._try_write = try_write  # type: ignore[method-assign]
+        timer = threading.Timer(0.06, checkpoint.set_result, (None,))
+        timer.start()
+        try:
+            await asyncio.wait_for(s.append_events("t", [_ev("t", 1)]), 5)
+        finally:
+            timer.cancel()
+            d._checkpoint, d._restarting = None, False
+        assert tries == [False, True] and d.lock_waits == 1
+        assert [e.seq for e in await s.events("t")] == [1]
         await s.close()
 
     asyncio.run(go())

@@ -18,8 +18,12 @@ several trips to its thread, each needing the loop. So this connection takes the
 waiting (``busy_timeout`` 0) and, if it is held, yields to the loop and tries again. It never
 checkpoints the log itself either (a checkpoint waits for the disk): every few hundred commits a
 checkpoint runs in a thread of its own, on a third connection, copying the log into the database
-and starting the log again from its beginning (``RESTART``), so that it does not grow. Appends wait
-for it as for any other writer, as they waited for SQLite's own checkpoint inside a commit before.
+(``PASSIVE``: appends go on meanwhile). A log copied whole is started again from its beginning by
+the next commit; one that appends kept adding to while it was copied is not, so once the log has
+grown past :data:`RESTART_FRAMES` the checkpoint also starts it again (``RESTART``), which holds
+appends for as long as it runs: a sync of the database file, 10 to 25 ms on this project's machine,
+once every few thousand commits rather than every few hundred. An append that finds that
+checkpoint under way waits for its end, not a round of polls.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ log = logging.getLogger(__name__)
 #: Commits between checkpoints: each commit adds a few pages to the log, and SQLite's own default
 #: checkpoints at about a thousand.
 CHECKPOINT_EVERY = 250
+#: Frames in the log (4 KB each, about four a commit) past which a checkpoint starts it again:
+#: 8,192 frames, a log of 32 MB at most.
+RESTART_FRAMES = 8192
 #: How long an append waits in all for the other connection to release the lock before it fails.
 LOCK_WAIT_S = 5.0
 
@@ -83,8 +90,10 @@ class SqliteAppends:
         self._conn: sqlite3.Connection | None = None
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hokm-checkpoint")
         self._checkpoint: Future[None] | None = None
+        self._restarting = False  # the checkpoint under way holds the lock to start the log again
         self._commits = 0
         self.lock_waits = 0  # times an append found the other connection writing
+        self.restarts = 0  # checkpoints that started the log again
 
     def open(self) -> None:
         # Transactions are begun and ended here explicitly (isolation_level None: no implicit BEGIN).
@@ -105,8 +114,13 @@ class SqliteAppends:
             self.lock_waits += 1
             if loop.time() > give_up:
                 raise sqlite3.OperationalError(f"database is locked: no append for {LOCK_WAIT_S:.0f} s")
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.02)
+            running = self._checkpoint
+            if running is not None and self._restarting:
+                # Its end, whatever it was (a failure is reported by _report); never cancelled from here.
+                await asyncio.wait([asyncio.wrap_future(running)], timeout=max(0.0, give_up - loop.time()))
+            else:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.02)
         self._commits += 1
         if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None:
             self._commits = 0
@@ -140,8 +154,13 @@ class SqliteAppends:
             conn = sqlite3.connect(self._path, isolation_level=None)
             try:
                 conn.execute("PRAGMA busy_timeout=5000")
-                conn.execute("PRAGMA wal_checkpoint(RESTART)")
+                _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                if frames >= RESTART_FRAMES:
+                    self._restarting = True
+                    conn.execute("PRAGMA wal_checkpoint(RESTART)")
+                    self.restarts += 1
             finally:
+                self._restarting = False
                 conn.close()
         finally:
             self._checkpoint = None
