@@ -2,7 +2,7 @@
 
 Its send that does not wait delivers in order with the awaited sends and says ``False`` once the
 client has gone; and a closed connection's protocol objects, deflate contexts included, are freed
-by reference counting alone (``ops.GcPolicy`` runs a full collection only every few hours, so a
+by reference counting alone (``hokm.heap.GcPolicy`` runs a full collection only every few hours, so a
 cycle left behind by every closed connection would pile up).
 """
 

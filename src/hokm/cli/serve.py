@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                                    ws=wsprotocol.protocol_class(config.ws_compress_min),
                                    log_level=args.log_level, lifespan="on", log_config=None,
                                    timeout_graceful_shutdown=10))
-    from ..server.ops import GcPolicy, peak_resident
+    from ..heap import GcPolicy, peak_resident
 
     # Short garbage-collection pauses with thousands of tables (docs/performance.md).
     metrics = app.state.metrics

@@ -11,7 +11,6 @@ same number of connections, pace and frame size, with the ratio.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import random
 import subprocess
@@ -24,6 +23,7 @@ from typing import Any
 import httpx
 import psutil
 
+from ..heap import GcPolicy, peak_resident
 from . import profile
 from .client import Delivery, Seat, Tally, setup_table, start_table
 from .stats import summary_ms
@@ -159,8 +159,21 @@ def cpu_per_action(window: dict[str, Any], actions: int) -> dict[str, Any]:
 
 
 async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, Any]:
-    """Set up ``opts.tables`` tables, play them ``warmup + duration`` seconds; the table part of the report."""
-    tally = tally or Tally()
+    """Set up ``opts.tables`` tables, play them ``warmup + duration`` seconds; the table part of the report.
+
+    The load tool's own garbage collections, left as they are, take much of its core with thousands
+    of players, and each one stops every player it plays for as long as it walks their objects (a
+    walk of 50,000 objects took 100 ms on average here, one 513 ms), which the latencies would
+    count: the tool keeps them short as a node does, with :class:`~hokm.heap.GcPolicy`."""
+    collector = GcPolicy(peak=peak_resident)
+    collector.start()
+    try:
+        return await _play_tables(opts, tally or Tally())
+    finally:
+        collector.stop()
+
+
+async def _play_tables(opts: Options, tally: Tally) -> dict[str, Any]:
     rng = random.Random(opts.seed)
     sem = asyncio.Semaphore(opts.setup_concurrency)
     limits = httpx.Limits(max_connections=opts.setup_concurrency * 2, max_keepalive_connections=opts.setup_concurrency)
@@ -181,13 +194,6 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
                       tally, random.Random(rng.random()), opts.delivery)
                  for i, (tid, toks) in enumerate(tables) for s, tok in enumerate(toks)]
         tally.measuring = False
-        # The load tool's own garbage collections, left as they are, take much of its core with
-        # thousands of players (each one walking every player's objects): what setup made is frozen,
-        # and young objects are collected rarely (the players make few cycles).
-        gc.collect()
-        gc.freeze()
-        thresholds = gc.get_threshold()
-        gc.set_threshold(50_000, 20, 1_000)
 
         async def start_when_seated(i: int) -> None:
             # The host starts the table once its players have joined (or after a while without one
@@ -229,8 +235,6 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     server["cpu_per_action"] = cpu_per_action(sampler.window, tally.accepted)
     stop.set()
     await asyncio.gather(*tasks, *([churner] if churner else []), return_exceptions=True)
-    gc.set_threshold(*thresholds)
-    gc.unfreeze()
     profiles = await profile.finish(recordings) if recordings else {}
     return {"tables": opts.tables, "connections": len(seats), "think_ms": opts.think_ms, "route": opts.route,
             "setup_s": round(setup_s, 1),

@@ -72,7 +72,7 @@ def protocol_class(min_bytes: int) -> type[asyncio.Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             # Two reference cycles would keep a closed connection, its deflate contexts with it,
-            # until a full collection (``ops.GcPolicy`` runs one every few hours): the scope's send
+            # until a full collection (``hokm.heap.GcPolicy`` runs one every few hours): the scope's send
             # (a method of this protocol) and websockets' parser (see :func:`_end_parser`).
             scope = getattr(self, "scope", None)
             if scope is not None:
