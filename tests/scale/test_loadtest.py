@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from hokm.loadtest import scrape
 from hokm.loadtest.profile import summarise
+from hokm.loadtest.run import format_report
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -47,6 +49,14 @@ def test_a_short_run_reports_rate_latency_cpu_per_action_a_profile_and_the_echo_
     assert prof["samples"] > 0 and Path(prof["file"]).is_file()
     assert all(0 < e["samples"] <= prof["samples"] for e in prof["self"] + prof["total"])
     assert "node0:" in out.stderr and "self time" in out.stderr
+    # What the node measured of itself over the window: each acknowledged action handled and stored.
+    own = game["server"]["own_metrics"]
+    assert list(own) == report["urls"]
+    (mine,) = own.values()
+    assert "error" not in mine, mine
+    assert mine["action"]["count"] >= game["actions_acked"] // 2 and mine["append"]["count"] > 0
+    assert mine["action"]["p50_bucket_ms"] is not None and mine["action"]["mean_ms"] > 0
+    assert "measured of itself: actions handled" in format_report(report)
     echo = report["echo"]
     assert echo["connections"] == 12 and echo["latency_ms"]["count"] > 0
     assert report["ratio"]["p50"] is not None
@@ -79,3 +89,26 @@ def test_the_profile_summary_counts_self_and_total_samples() -> None:
                                                                "run (runners.py)": 1}
     # total time: the project's own functions only, two lines of one function counted once per stack
     assert s["total"] == [{"function": "TableActor.act (actor.py)", "samples": 9, "percent": 90.0}]
+
+
+def test_a_nodes_own_histograms_are_read_over_the_window() -> None:
+    """The report's ``own_metrics``: what a node's histograms gained between two readings of its
+    ``/metrics``, the bucket each quantile fell in, and the labels kept apart."""
+    from prometheus_client import CollectorRegistry, Histogram, generate_latest
+
+    registry = CollectorRegistry()
+    action = Histogram("hokm_action_latency_seconds", "", buckets=(0.001, 0.01, 0.1), registry=registry)
+    gc_pause = Histogram("hokm_gc_pause_seconds", "", ["kind"], buckets=(0.001, 0.01, 0.1), registry=registry)
+    action.observe(0.5)  # before the window: not counted
+    start = scrape.parse(generate_latest(registry).decode())
+    for seconds in [0.0005] * 98 + [0.05, 0.2]:
+        action.observe(seconds)
+    gc_pause.labels("young").observe(0.004)
+    gc_pause.labels("full").observe(0.3)
+    got = scrape.window(start, scrape.parse(generate_latest(registry).decode()))
+    assert got["action"] == {"count": 100, "mean_ms": pytest.approx(2.99, abs=0.01), "p50_bucket_ms": 1.0,
+                             "p99_bucket_ms": 100.0, "max_bucket_ms": "over 100"}
+    assert got["gc_young"]["count"] == 1 and got["gc_young"]["max_bucket_ms"] == 10.0
+    assert got["gc_full"]["count"] == 1 and got["gc_full"]["p50_bucket_ms"] == "over 100"
+    assert "append" not in got  # a histogram the node does not have is left out
+    assert scrape.window("/metrics answered 403", {}) == {"error": "/metrics answered 403"}

@@ -24,7 +24,7 @@ import httpx
 import psutil
 
 from ..heap import GcPolicy, peak_resident
-from . import profile
+from . import profile, scrape
 from .client import Delivery, Seat, Tally, setup_table, start_table
 from .stats import summary_ms
 
@@ -225,14 +225,18 @@ async def _play_tables(opts: Options, tally: Tally) -> dict[str, Any]:
         recordings = await profile.start(opts.pids, sampler.names, opts.profile_dir, opts.duration)
     # The window opens here, for the counts, the latencies and the servers' CPU alike (not before the
     # profilers have started: actions acknowledged meanwhile would count without their CPU).
-    tally.measuring = True
-    sampler.start()
-    m0 = time.monotonic()
-    await asyncio.sleep(opts.duration)
-    tally.measuring = False
-    elapsed = time.monotonic() - m0
-    server = sampler.stop()
+    async with httpx.AsyncClient(timeout=30) as metrics_client:
+        at_start = await asyncio.gather(*(scrape.read(metrics_client, u) for u in opts.urls))
+        tally.measuring = True
+        sampler.start()
+        m0 = time.monotonic()
+        await asyncio.sleep(opts.duration)
+        tally.measuring = False
+        elapsed = time.monotonic() - m0
+        server = sampler.stop()
+        at_end = await asyncio.gather(*(scrape.read(metrics_client, u) for u in opts.urls))
     server["cpu_per_action"] = cpu_per_action(sampler.window, tally.accepted)
+    server["own_metrics"] = {u: scrape.window(a, b) for u, a, b in zip(opts.urls, at_start, at_end, strict=True)}
     stop.set()
     await asyncio.gather(*tasks, *([churner] if churner else []), return_exceptions=True)
     profiles = await profile.finish(recordings) if recordings else {}
@@ -323,6 +327,11 @@ async def run(opts: Options) -> dict[str, Any]:
     return report
 
 
+def _bound(bucket: float | str) -> str:
+    """A bucket's upper bound as words: ``<= 25 ms``, or ``over 5000 ms`` past the last bound."""
+    return f"{bucket} ms" if isinstance(bucket, str) else f"<= {bucket:g} ms"
+
+
 def format_report(r: dict[str, Any]) -> str:
     g = r["game"]
     lat = g["latency_ms"]
@@ -349,6 +358,18 @@ def format_report(r: dict[str, Any]) -> str:
         per_node = ", ".join(f"{name} {n['ms_per_action']} ms ({n['cpu_s']} s)" for name, n in cpa["nodes"].items())
         lines.append(f"server CPU per acknowledged action: {cpa['ms_per_action']} ms ({cpa['cpu_s']} s over "
                      f"{cpa['actions']} actions); by node: {per_node}; bot workers {cpa['workers_ms_per_action']} ms")
+    for url, own in (s.get("own_metrics") or {}).items():
+        if "error" in own:
+            lines.append(f"{url} measured of itself: {own['error']}")
+            continue
+        parts = []
+        for name, words in (("action", "actions handled"), ("append", "appends"), ("gc_young", "young-object walks"),
+                            ("gc_full", "full collections")):
+            h = own.get(name)
+            if h and h["count"]:
+                parts.append(f"{words} {h['count']}, mean {h['mean_ms']} ms, p99 {_bound(h['p99_bucket_ms'])}, "
+                             f"max {_bound(h['max_bucket_ms'])}")
+        lines.append(f"{url} measured of itself: {'; '.join(parts) or 'nothing'}")
     if "echo" in r:
         e = r["echo"]
         el = e["latency_ms"]
