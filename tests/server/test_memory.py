@@ -23,9 +23,9 @@ import pytest
 import websockets
 from starlette.testclient import TestClient
 
+from hokm.heap import GcPolicy
 from hokm.server.app import create_app
 from hokm.server.config import ServerConfig
-from hokm.heap import GcPolicy
 
 from .harness import WAIT, Player, ServerProcess, run
 
