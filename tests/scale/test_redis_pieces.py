@@ -139,7 +139,9 @@ def test_leases_are_exclusive_fenced_renewed_and_expire(redis_url: str, redis_pr
 
         r = aioredis.from_url(redis_url)
         try:
-            one, two = Leases(r, redis_prefix, "one", 0.3), Leases(r, redis_prefix, "two", 0.3)
+            # A TTL long enough that a busy machine's stall between two steps does not end the lease.
+            ttl = 1.5
+            one, two = Leases(r, redis_prefix, "one", ttl), Leases(r, redis_prefix, "two", ttl)
             first = await one.acquire("t")
             assert first is not None and await two.acquire("t") is None
             assert (await two.owner("t")).node == "one"  # type: ignore[union-attr]
@@ -147,10 +149,10 @@ def test_leases_are_exclusive_fenced_renewed_and_expire(redis_url: str, redis_pr
             assert await two.unowned() == ["orphan"]
             await r.srem(one.live_key, "orphan")
             for _ in range(4):  # renewed past its TTL
-                await asyncio.sleep(0.15)
+                await asyncio.sleep(ttl / 3)
                 assert await one.renew([first]) == []
             assert await two.unowned() == []
-            await asyncio.sleep(0.45)  # not renewed: gone
+            await asyncio.sleep(ttl * 1.5)  # not renewed: gone
             assert await two.owner("t") is None and await two.unowned() == ["t"]
             second = await two.acquire("t")
             assert second is not None and second.fence > first.fence
