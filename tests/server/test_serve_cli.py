@@ -190,3 +190,39 @@ def test_a_connection_without_a_whole_request_head_in_time_is_closed(tmp_path: P
     finally:
         server.stop()
     assert "Traceback" not in server.log()
+
+
+def test_work_cancelled_once_the_server_is_stopping_ends_without_a_traceback() -> None:
+    """On SIGTERM uvicorn gives the requests and connections ``HOKM_SHUTDOWN_GRACE`` seconds to end,
+    then cancels what they still do and says so in one line. A node stopped under 8,000 players was
+    still telling their friends they had left, and logged a traceback for each of 2,400 cancelled
+    connections. Once the server is stopping, a cancelled one ends quietly, and a request not yet
+    answered gets a 503; any other cancellation is raised."""
+    import asyncio
+
+    from hokm.cli.serve import quiet_when_stopping
+
+    async def cancelled(scope: object, receive: object, send: object) -> None:
+        raise asyncio.CancelledError("Task cancelled, timeout graceful shutdown exceeded")
+
+    async def call(app: object, kind: str) -> list[dict[str, object]]:
+        sent: list[dict[str, object]] = []
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        async def receive() -> dict[str, object]:
+            return {}
+
+        await app({"type": kind}, receive, send)  # type: ignore[operator]
+        return sent
+
+    stopping = [False]
+    app = quiet_when_stopping(cancelled, lambda: stopping[0])
+    for kind in ("http", "websocket"):
+        with pytest.raises(asyncio.CancelledError):
+            asyncio.run(call(app, kind))
+    stopping[0] = True
+    assert asyncio.run(call(app, "websocket")) == []
+    answer = asyncio.run(call(app, "http"))
+    assert [m["type"] for m in answer] == ["http.response.start", "http.response.body"] and answer[0]["status"] == 503

@@ -63,6 +63,8 @@ class ServerConfig(BaseSettings):
     reclaim_window: float = 600.0
     hello_timeout: float = 10.0
     http_head_timeout: float = Field(20.0, gt=0)  # a request's line and headers must be in within this (httpprotocol.py)
+    # On SIGTERM, how long the connections have to end before what is left of their work is cancelled.
+    shutdown_grace: int = Field(10, ge=0)
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
     flood_limit: int = Field(200, ge=1)  # refused messages within flood_window seconds that close the connection (4008)
