@@ -163,7 +163,7 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
 
     The load tool's own garbage collections, left as they are, take much of its core with thousands
     of players, and each one stops every player it plays for as long as it walks their objects (a
-    walk of 50,000 objects took 100 ms on average here, one 513 ms), which the latencies would
+    walk of up to 50,000 objects took 110 ms on average here, one 513 ms), which the latencies would
     count: the tool keeps them short as a node does, with :class:`~hokm.heap.GcPolicy`."""
     collector = GcPolicy(peak=peak_resident)
     collector.start()
