@@ -219,6 +219,8 @@ def test_review_steps_through_every_trick_of_the_hand(server, open_page):
         assert "You" in names and len(names) == 4
         won = page.locator(".review-won").inner_text()
         assert won == "You took the trick" if tr["winner"] == 0 else won.endswith("takes the trick")
+        led = page.locator(".review-led").inner_text()
+        assert led == "You led" if tr["leader"] == v["seat"] else (led.endswith(" led") and led != "You led"), led
         # Every card can be seen whole enough to read: no card covers another's middle.
         for el in page.locator(".review-board .review-card").all():
             b = el.bounding_box()

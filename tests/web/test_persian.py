@@ -134,7 +134,7 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
                      tricks: i18n.t('tricks'), dealer: i18n.t('dealer'), verifyOk: i18n.t('verifyOk', { n: 1 }), sep: i18n.sep(),
                      weWin: i18n.t('weWin'), weLose: i18n.t('weLose'), scoreWord: i18n.t('scoreWord'),
                      pairWon: i18n.t('gameWonByPair', { side: 'سارا + رایانه ۳' }),
-                     theyHand: i18n.t('handWonThey'), theyGame: i18n.t('gameWonThey') };
+                     theyHand: i18n.t('handWonThey'), theyGame: i18n.t('gameWonThey'), youLed: i18n.t('reviewLedYou') };
         i18n.setLang('en');
         const en = { sep: i18n.sep(), scoreWord: i18n.t('scoreWord') };
         return { fa, en, pairs: Object.keys(i18n.STRINGS.fa).map((k) => [k, i18n.STRINGS.en[k] || '', i18n.STRINGS.fa[k]]) };
@@ -146,6 +146,7 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
     assert fa["pairWon"] == "سارا + رایانه ۳ بازی را بردند", fa  # two partners: the verb is plural
     # the other side named, not left to the verb's ending alone («…را بردند» read as a sentence cut short)
     assert fa["theyHand"] == "آن‌ها این دست را بردند" and fa["theyGame"] == "آن‌ها بازی را بردند", fa
+    assert fa["youLed"] == "شما شروع کردید", fa  # the review of a trick we led: «شما» with its own verb
     assert fa["sep"] == "، " and got["en"]["sep"] == ", ", (fa["sep"], got["en"]["sep"])
     assert fa["scoreWord"] == "امتیاز" and got["en"]["scoreWord"] == "points"
     wrong = [(k, en, f) for k, en, f in got["pairs"]
@@ -154,6 +155,9 @@ def test_a_hand_is_dast_and_a_trick_is_dowr_everywhere(server, open_page):
     assert not wrong, wrong
     # The plural -ها is joined with a ZWNJ (PERSIAN-TEXT.md): «آن‌ها», never «آنها».
     assert not [(k, f) for k, _, f in got["pairs"] if "آنها" in f]
+    # "You" takes the verb of «شما»: «شما شروع کردید», never «شما شروع کرد» (a name's verb left on it).
+    third = re.compile("(?:کرد|برد|باخت|شد|داد|گرفت|آورد|گذاشت|زد|ماند|انداخت|خواست)[.!؟]?$")
+    assert not [(k, f) for k, en, f in got["pairs"] if re.match(r"You\b", en) and "شما" in f and third.search(f)]
 
 
 def test_room_code_and_invite_link_keep_latin_digits(server, open_page):

@@ -8,8 +8,10 @@ import { faceUrl } from "./cards.js";
 import * as settings from "./settings.js";
 
 addStrings({
-  en: { reviewTitle: "Trick {n} of {m}", reviewLed: "{name} led", reviewWonYou: "You took the trick" },
-  fa: { reviewTitle: "دور {n} از {m}", reviewLed: "{name} شروع کرد", reviewWonYou: "این دور را شما بردید" },
+  en: { reviewTitle: "Trick {n} of {m}", reviewLed: "{name} led", reviewLedYou: "You led", reviewWonYou: "You took the trick" },
+  // "You" takes the verb of "you": «شما شروع کردید», as «شما بردید» below it, never «شما شروع کرد»
+  fa: { reviewTitle: "دور {n} از {m}", reviewLed: "{name} شروع کرد", reviewLedYou: "شما شروع کردید",
+    reviewWonYou: "این دور را شما بردید" },
 });
 
 // Where each seat's card lies on the review board (% of its width and height): apart enough that
@@ -50,7 +52,7 @@ export function toggleReview(table) {
       }, h("img.card-img", { src: faceUrl(settings.get("faces"), c), alt: "" }),
       h("span.review-name", { dir: "auto" }, table.nameOf(seat))));
     });
-    led.textContent = t("reviewLed", { name: table.nameOf(tr.leader) });
+    led.textContent = tr.leader === v.seat ? t("reviewLedYou") : t("reviewLed", { name: table.nameOf(tr.leader) });
     won.textContent = tr.winner === v.seat ? t("reviewWonYou") : t("trickTo", { name: table.nameOf(tr.winner) });
     prev.disabled = at === 0;
     next.disabled = at === n - 1;
