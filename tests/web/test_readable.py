@@ -288,6 +288,22 @@ def test_the_replay_says_what_its_first_step_shows(server, open_page, browser, f
     assert "before the first trick" in caption and "All hands" not in caption, caption
 
 
+def test_a_replay_link_opened_by_someone_else_says_whose_replay_it_is(server, open_page, browser, finished_2p):
+    """A replay is its players' own. A link to one opened on a phone with no session, or by another guest, says so,
+    not «نشست شما تمام شده است؛ صفحه را دوباره بارگذاری کنید.» (reloading changes nothing)."""
+    _, _, game = finished_2p
+    page = open_page(server + f"/#/replay/{game}", viewport=PHONE, locale="fa-IR", settings={"lang": "fa"})
+    page.wait_for_selector("main.replay .card-panel p")
+    said = page.locator("main.replay .card-panel p").inner_text()
+    assert said.startswith("بازپخش این بازی فقط برای بازیکنان آن است.") and "وارد حساب" in said, said
+    shot(page, "readable-replay-not-a-player-fa-390")
+    other = finished_computer_game(server, 2, "نیما")[0]
+    page = open_as(browser, open_page, server, other, f"/#/replay/{game}", "en", PHONE)
+    page.wait_for_selector("main.replay .card-panel p")
+    assert page.locator("main.replay .card-panel p").inner_text() == "Only this game's players can watch its replay."
+    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*40[13]", e)]
+
+
 # ------------------------------------------------------------------------------------------------ 4, 5. the score sheet
 @pytest.fixture(scope="module")
 def finished_3p(server) -> tuple[dict, str, str]:  # type: ignore[no-untyped-def,type-arg]

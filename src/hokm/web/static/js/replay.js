@@ -16,10 +16,17 @@ import { CROWN } from "./table.js";
 addStrings({
   en: { analyseHand: "Analyse hand {n}", analysing: "Analysing…", analysed: "Hand {n} analysed",
     analyseOffline: "Analysing a hand needs the server: it is not available offline.",
-    replayPrevHand: "Previous hand", replayNextHand: "Next hand" },
+    replayPrevHand: "Previous hand", replayNextHand: "Next hand",
+    // A replay (and its analysis) is its players' own: a link opened by anyone else says so, not "reload the page".
+    err_replay_unauthorized: "Only this game's players can watch its replay. If you played in it, sign in to your account on this device first.",
+    err_replay_forbidden: "Only this game's players can watch its replay.",
+    err_replay_game_in_progress: "This game is still being played: its replay opens once it is over." },
   fa: { analyseHand: "تحلیل دست {n}", analysing: "در حال تحلیل…", analysed: "دست {n} تحلیل شد",
     analyseOffline: "تحلیل دست به سرور نیاز دارد و بدون اتصال در دسترس نیست.",
-    replayPrevHand: "دست قبلی", replayNextHand: "دست بعدی" },
+    replayPrevHand: "دست قبلی", replayNextHand: "دست بعدی",
+    err_replay_unauthorized: "بازپخش این بازی فقط برای بازیکنان آن است. اگر در آن بازی کرده‌اید، اول در این دستگاه وارد حساب خود شوید.",
+    err_replay_forbidden: "بازپخش این بازی فقط برای بازیکنان آن است.",
+    err_replay_game_in_progress: "این بازی هنوز ادامه دارد؛ بازپخش آن پس از پایان بازی باز می‌شود." },
 });
 
 /** One flat list of frames (a hand's start, then each trick) from the server's per-hand frames. */
@@ -38,7 +45,7 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
     frames = flatten(data.frames);
     bots = data.bots || [];
   } catch (err) {
-    clear(main).append(h("section.card-panel", {}, h("p", {}, errorText(err)), h("a.btn", { href: "#/" }, t("home"))));
+    clear(main).append(h("section.card-panel", {}, h("p", {}, errorText(err, "replay")), h("a.btn", { href: "#/" }, t("home"))));
     return null;
   }
   // The computer's seats by the page's own name for them ("رایانه ۲"), as at the table; the record's is English.
@@ -62,7 +69,7 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
       analysis.set(hand, res.hand);
       analysisNotes = res.notes;
     } catch (err) {
-      clear(analysisBox).append(h("p.help", {}, errorText(err)));
+      clear(analysisBox).append(h("p.help", {}, errorText(err, "replay")));
     }
     analyseBtn.disabled = false;
     draw();
