@@ -338,6 +338,30 @@ def test_the_three_player_score_sheet_keeps_its_columns_apart(server, open_page,
     assert gap >= 2, gap
 
 
+NAME_BROKEN = """() => [...document.querySelectorAll('.score-sheet .sh-name, .score-sheet .points-side')].filter((e) => e.offsetParent)
+    .map((e) => { const shown = [...e.querySelectorAll('.sh-full, .sh-short')].find((x) => x.offsetParent) || e;
+      const r = document.createRange(); r.selectNodeContents(shown);
+      const lines = new Set([...r.getClientRects()].filter((q) => q.width > 0.5).map((q) => Math.round(q.top)));
+      return { name: shown.textContent, lines: lines.size }; })
+    .filter((n) => n.lines > 1 && /[۰-۹0-9]$/.test(n.name.replace(/:$/, '')))"""
+
+
+@pytest.mark.parametrize("size", [{"width": 360, "height": 740}, PHONE], ids=["360", "390"])
+def test_a_computer_seats_name_in_the_three_player_sheet_keeps_its_number_on_its_line(server, open_page, browser, finished_3p,
+                                                                                       size):
+    """«رایانه ۳» broken after its word left «۳» alone on a line of its own, one more number in a table of numbers: a
+    name that ends in its seat's number keeps it on its line, in the headings and in the Hâkem's column, and the
+    sheet still fits the phone."""
+    from .test_table import SUMMARY_UNFIT
+    who, tid, _ = finished_3p
+    page = open_as(browser, open_page, server, who, f"/#/table/{tid}", "fa", size)
+    page.wait_for_selector(".overlay[data-kind=game] .score-sheet")
+    page.wait_for_timeout(100)
+    shot(page, f"readable-3p-sheet-names-fa-{size['width']}")
+    assert page.evaluate(NAME_BROKEN) == []
+    assert page.evaluate(SUMMARY_UNFIT) == [], size
+
+
 def test_the_three_player_score_sheet_fits_a_phone_in_english(server, open_page, browser, finished_3p):
     """Ten columns with the seats' English names ("Computer 1") over theirs: on a 360 or 390 px phone the sheet fits
     its box, with no sideways scroll; each side's column says whose it is in full to a screen reader and on a hover."""

@@ -46,17 +46,24 @@ function shortSideName(table, side) {
   return table.sideName(side);
 }
 
+/** A name whose last word is a number («رایانه ۳», "Bot 3") with that number bound to the word before it: in a
+ *  narrow column «۳» alone on a line of its own reads as one more number of the table. */
+function keepNumber(name) {
+  return name.replace(/\s+(?=[0-9۰-۹]+$)/u, "\u00a0");
+}
+
 /** A name in a cell: in full, and in its short form that a phone shows instead (the style sheet picks one); the
  *  cell's label and title say it in full whichever shows. */
 function nameBoth(full, short) {
-  if (full === short) return h("bdi.sh-name", { dir: "auto" }, full);
-  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, full), h("span.sh-short", { "aria-hidden": "true" }, short));
+  if (full === short) return h("bdi.sh-name", { dir: "auto" }, keepNumber(full));
+  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, keepNumber(full)),
+    h("span.sh-short", { "aria-hidden": "true" }, keepNumber(short)));
 }
 
 /** Who took a hand's points, in full and short, each with a colon after a name that ends in a digit. */
 function pointsSide(table, side) {
   const full = table.sideName(side);
-  const one = (name) => [h("bdi", { dir: "auto" }, name), scoreGap(name).trimEnd()];
+  const one = (name) => [h("bdi", { dir: "auto" }, keepNumber(name)), scoreGap(name).trimEnd()];
   if (side === null || side === undefined) return one(full);
   const short = shortSideName(table, side);
   if (full === short) return one(full);
@@ -99,7 +106,7 @@ export function scoreTable(table) {
         kot ? [" ", h("span.sh-kot", {}, kot)] : null),
       sideIds.map((s) => h("td.sh-score" + (s === r.winner ? ".won" : "") + (s ? "" : ".col-start"), { dataset: { side: s } }, num(running[s]))));
   });
-  return h("div.sheet-scroll", {}, h("table.score-sheet", {}, head, h("tbody", {}, rows)));
+  return h("div.sheet-scroll", {}, h("table.score-sheet", { dataset: { sides } }, head, h("tbody", {}, rows)));
 }
 
 /** Open the sheet over the table (closed by its button, Escape or a tap outside). */
