@@ -362,6 +362,34 @@ def test_a_computer_seats_name_in_the_three_player_sheet_keeps_its_number_on_its
     assert page.evaluate(SUMMARY_UNFIT) == [], size
 
 
+IN_SIGHT = """() => { const box = document.querySelector(".overlay[data-kind=game] .modal-scroll").getBoundingClientRect();
+    const seen = (e) => { const r = e.getBoundingClientRect();
+      return r.height > 0 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 && r.left >= -0.5 && r.right <= innerWidth + 0.5; };
+    const rows = [...document.querySelectorAll(".overlay[data-kind=game] .sum-row")];
+    return { rows: rows.length, rowsSeen: rows.filter(seen).length,
+             won: rows.filter((e) => e.classList.contains("won")).every(seen),
+             head: [...document.querySelectorAll(".overlay[data-kind=game] .score-sheet thead th")].every(seen),
+             firstHand: seen(document.querySelector(".overlay[data-kind=game] .score-sheet tbody tr")) }; }"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_the_games_end_on_a_phone_on_its_side_shows_every_side_and_the_sheet_at_once(server, open_page, browser,
+                                                                                     finished_3p, lang):
+    """At 844 x 390 the summary ran down under its buttons: the winner's line and the sheet's hands were out of sight
+    until scrolled. On its side the phone shows the sides' lines beside the sheet, all of them and the sheet's
+    headings and first hand without a scroll."""
+    from .test_table import SUMMARY_UNFIT
+    who, tid, _ = finished_3p
+    for size in ({"width": 844, "height": 390}, {"width": 740, "height": 360}):
+        page = open_as(browser, open_page, server, who, f"/#/table/{tid}", lang, size)
+        page.wait_for_selector(".overlay[data-kind=game] .score-sheet")
+        page.wait_for_timeout(100)
+        shot(page, f"readable-3p-game-over-{lang}-{size['width']}x{size['height']}")
+        seen = page.evaluate(IN_SIGHT)
+        assert seen == {"rows": 3, "rowsSeen": 3, "won": True, "head": True, "firstHand": True}, (size, seen)
+        assert page.evaluate(SUMMARY_UNFIT) == [], size
+
+
 def test_the_three_player_score_sheet_fits_a_phone_in_english(server, open_page, browser, finished_3p):
     """Ten columns with the seats' English names ("Computer 1") over theirs: on a 360 or 390 px phone the sheet fits
     its box, with no sideways scroll; each side's column says whose it is in full to a screen reader and on a hover."""
