@@ -304,6 +304,22 @@ def test_a_replay_link_opened_by_someone_else_says_whose_replay_it_is(server, op
     open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*40[13]", e)]
 
 
+@pytest.mark.parametrize("size", [{"width": 844, "height": 390}, {"width": 740, "height": 360}], ids=["844x390", "740x360"])
+def test_a_replay_on_a_phone_on_its_side_keeps_its_steps_on_screen(server, open_page, browser, finished_3p, size):
+    """On its side the replay's steps began 11 px above the screen's foot: each step meant a scroll away from the
+    cards. They stay at the foot of the screen, however far the page is scrolled."""
+    who, _, game = finished_3p
+    page = open_as(browser, open_page, server, who, f"/#/replay/{game}", "fa", size)
+    page.wait_for_selector(".replay-seat")
+    for where in ("top", "bottom"):
+        page.evaluate(f"() => scrollTo(0, {'0' if where == 'top' else 'document.scrollingElement.scrollHeight'})")
+        page.wait_for_timeout(50)
+        for q in (".prev", ".next"):
+            box = page.locator(f".replay-controls {q}").bounding_box()
+            assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (where, q, box)
+        shot(page, f"readable-replay-steps-fa-{size['width']}x{size['height']}-{where}")
+
+
 # ------------------------------------------------------------------------------------------------ 4, 5. the score sheet
 @pytest.fixture(scope="module")
 def finished_3p(server) -> tuple[dict, str, str]:  # type: ignore[no-untyped-def,type-arg]
