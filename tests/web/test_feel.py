@@ -426,3 +426,11 @@ def test_a_draw_says_what_it_took_and_what_it_burned(server, open_page, choice):
     page.wait_for_function("(text) => document.querySelector('.table-note').textContent === text", arg=said, timeout=5000)
     assert not page.locator(".table-note").is_hidden()
     shot(page, f"phone-fa-draw-{choice}")
+    if choice == "keep":
+        # A turn to play begins with the note still up (the last draw's, as play starts): the line is the turn's,
+        # «نوبت شماست» on one line, not squeezed beside the note.
+        page.evaluate("""() => { const tb = window.hokmDebug.table; tb.note('۷ پیک را برداشتید و ۳ پیک سوخت');
+          tb.view = { ...tb.view, phase: 'play', trick: [], legal: tb.view.hand.map((card) => ({ type: 'play', card })) };
+          tb.turnShown = null; tb.render(); }""")
+        assert page.locator(".table-note").is_hidden()
+        shot(page, "phone-fa-draw-then-turn")

@@ -654,6 +654,9 @@ export class Table {
     const turn = `${v.results.length}/${v.completed.length}/${v.trick.length}/${kind}`;
     if ((kind === "play" || kind === "discard") && turn !== this.turnShown) {
       this.turnShown = turn;
+      // A note still up from before (what the last draw took and burned) gives the line to "your turn": beside it
+      // on a phone it squeezed the turn onto two lines. It was said to a screen reader when it came.
+      this.hideNote();
       this.el.table.dispatchEvent(new CustomEvent("decision", { detail: { kind } }));
     }
     this.drawTimers();
@@ -808,6 +811,11 @@ export class Table {
     clearTimeout(this.noteTimer);
     this.noteTimer = setTimeout(() => { n.hidden = true; }, 3000);
     this.say(text);
+  }
+
+  hideNote() {
+    clearTimeout(this.noteTimer);
+    this.el.note.hidden = true;
   }
 
   send(action) {
