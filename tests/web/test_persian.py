@@ -217,6 +217,11 @@ def test_a_persian_game_reads_right_from_deal_to_fairness_list(server, open_page
             for label in page.locator(".seat-tricks").all_inner_texts() + page.locator(".flower-tricks").all_inner_texts():
                 assert re.fullmatch("[۰-۹]+ دور", label), label
             assert page.locator("[data-testid=score-0] .score-word").inner_text() == "امتیاز"
+            # No word of the bar is smaller than 11 px (the score's «امتیاز» was 9.9 px on a phone).
+            small = page.evaluate("""() => [...document.querySelectorAll('[data-testid=top-bar] *')].filter((e) =>
+              [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && e.offsetParent
+              && parseFloat(getComputedStyle(e).fontSize) < 11).map((e) => `${e.textContent} ${getComputedStyle(e).fontSize}`)""")
+            assert not small, small
             dealer = page.locator(".badge.dealer")
             assert dealer.count() == 1 and dealer.inner_text().strip() == "" and dealer.locator("svg").count() == 1
             assert dealer.get_attribute("aria-label") == "پخش‌کننده"
