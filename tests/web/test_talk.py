@@ -18,7 +18,7 @@ from server.harness import (  # tests/ is on the path as the suites' root
     game_over,
 )
 
-from .conftest import APP_MODULE, DESKTOP, PHONE
+from .conftest import APP_MODULE, DESKTOP, PHONE, shot
 from .test_feel import my_play_turn
 from .test_table import start_vs_computer
 
@@ -570,4 +570,24 @@ def test_the_chat_sheet_opens_beside_its_button_over_no_seat_on_a_wide_table(ser
         page.wait_for_timeout(300)
         again = page.evaluate(SHEET_PLACE)
         assert again["open"] and again["over"] == [], (size, again)
+        page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_on_a_phone_on_its_side_the_chat_sheet_shows_all_it_holds(server, open_page, lang):
+    """On its side the sheet ran to the screen's foot with its emotes' row cut off, over the hand's right half down to
+    its foot. Wider there, it shows its note, phrases and emotes whole without a scroll (it still lies over the top
+    edge of the hand's cards on the smaller phones)."""
+    for size in ({"width": 844, "height": 390}, {"width": 740, "height": 360}):
+        page = open_page(server + "/", viewport=size, locale="fa-IR" if lang == "fa" else "en-US", settings={"lang": lang})
+        start_vs_computer(page, players=4, target=7)
+        my_play_turn(page)
+        open_chat(page)
+        page.wait_for_timeout(100)
+        got = page.evaluate("""() => { const s = document.querySelector('.talk-sheet'), r = s.getBoundingClientRect();
+          const e = document.querySelector('.talk-emotes').getBoundingClientRect();
+          return { scrolls: s.scrollHeight > s.clientHeight + 1, emotesIn: e.bottom <= r.bottom + 0.5 }; }""")
+        shot(page, f"talk-sheet-{lang}-{size['width']}x{size['height']}")
+        assert got == {"scrolls": False, "emotesIn": True}, (size, got)
         page.context.close()
