@@ -267,7 +267,8 @@ def test_score_sheet_in_persian(server, open_page):
         assert row.locator(".sh-hand").inner_text() == str(i + 1).translate(FA_DIGITS)
         assert row.locator(".sh-trump").inner_text().strip() == suit[r["trump"]]
         hakem = row.locator(".sh-hakem").inner_text()
-        assert hakem == ("شما" if r["hakem"] == 0 else f"رایانه {str(r['hakem'] + 1).translate(FA_DIGITS)}")
+        # A computer's number is held to its name: «رایانه» over a lone «۲» in a narrow column reads as a count.
+        assert hakem == ("شما" if r["hakem"] == 0 else f"رایانه\u00a0{str(r['hakem'] + 1).translate(FA_DIGITS)}")
         assert [row.locator(".sh-tricks").nth(s).inner_text() for s in (0, 1)] == [
             str(x).translate(FA_DIGITS) for x in r["tricks"]]
         assert row.locator(".points-side").inner_text() == ("ما" if r["winner"] == 0 else "آن‌ها")
@@ -427,10 +428,13 @@ def test_a_draw_says_what_it_took_and_what_it_burned(server, open_page, choice):
     assert not page.locator(".table-note").is_hidden()
     shot(page, f"phone-fa-draw-{choice}")
     if choice == "keep":
-        # A turn to play begins with the note still up (the last draw's, as play starts): the line is the turn's,
-        # «نوبت شماست» on one line, not squeezed beside the note.
-        page.evaluate("""() => { const tb = window.hokmDebug.table; tb.note('۷ پیک را برداشتید و ۳ پیک سوخت');
+        # A turn to play begins with the note just up (the last draw's, as play starts): it stays long enough to be
+        # read, then gives the line to the turn well before its usual 3 s, «نوبت شماست» on one line again.
+        start = page.evaluate("""() => { const tb = window.hokmDebug.table; tb.note('۷ پیک را برداشتید و ۳ پیک سوخت');
           tb.view = { ...tb.view, phase: 'play', trick: [], legal: tb.view.hand.map((card) => ({ type: 'play', card })) };
-          tb.turnShown = null; tb.render(); }""")
-        assert page.locator(".table-note").is_hidden()
+          tb.turnShown = null; tb.render(); return performance.now(); }""")
+        assert not page.locator(".table-note").is_hidden()
+        page.wait_for_function("() => document.querySelector('.table-note').hidden", timeout=2500, polling=50)
+        shown = page.evaluate("() => performance.now()") - start
+        assert 1000 <= shown < 2500, shown
         shot(page, "phone-fa-draw-then-turn")

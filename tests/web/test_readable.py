@@ -376,6 +376,11 @@ def test_a_computer_seats_name_in_the_three_player_sheet_keeps_its_number_on_its
     shot(page, f"readable-3p-sheet-names-fa-{size['width']}")
     assert page.evaluate(NAME_BROKEN) == []
     assert page.evaluate(SUMMARY_UNFIT) == [], size
+    # The sheet reaches toward the screen's edges inside the summary's own box, which clips what passes it.
+    cut = page.evaluate("""() => { const sc = document.querySelector('.overlay[data-kind=game] .sheet-scroll');
+      const a = sc.getBoundingClientRect(), b = sc.parentElement.closest('.modal-scroll').getBoundingClientRect();
+      return [a.left - b.left, b.right - a.right]; }""")
+    assert min(cut) >= -0.5, cut
 
 
 IN_SIGHT = """() => { const box = document.querySelector(".overlay[data-kind=game] .modal-scroll").getBoundingClientRect();

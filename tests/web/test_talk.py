@@ -587,7 +587,8 @@ def test_on_a_phone_on_its_side_the_chat_sheet_shows_all_it_holds(server, open_p
         page.wait_for_timeout(100)
         got = page.evaluate("""() => { const s = document.querySelector('.talk-sheet'), r = s.getBoundingClientRect();
           const e = document.querySelector('.talk-emotes').getBoundingClientRect();
-          return { scrolls: s.scrollHeight > s.clientHeight + 1, emotesIn: e.bottom <= r.bottom + 0.5 }; }""")
+          return { open: !s.hidden && r.height > 100, onScreen: r.top >= 0 && r.bottom <= innerHeight + 0.5,
+                   scrolls: s.scrollHeight > s.clientHeight + 1, emotesIn: e.height > 0 && e.bottom <= r.bottom + 0.5 }; }""")
         shot(page, f"talk-sheet-{lang}-{size['width']}x{size['height']}")
-        assert got == {"scrolls": False, "emotesIn": True}, (size, got)
+        assert got == {"open": True, "onScreen": True, "scrolls": False, "emotesIn": True}, (size, got)
         page.context.close()

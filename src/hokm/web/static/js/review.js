@@ -9,7 +9,7 @@ import * as settings from "./settings.js";
 
 addStrings({
   en: { reviewTitle: "Trick {n} of {m}", reviewLed: "{name} led", reviewLedYou: "You led", reviewWonYou: "You took the trick" },
-  // "You" takes the verb of "you": «شما شروع کردید», as «شما بردید» below it, never «شما شروع کرد»
+  // "You" takes the verb of "you": «شما شروع کردید», as «این دور را شما بردید» below it, never «شما شروع کرد»
   fa: { reviewTitle: "دور {n} از {m}", reviewLed: "{name} شروع کرد", reviewLedYou: "شما شروع کردید",
     reviewWonYou: "این دور را شما بردید" },
 });

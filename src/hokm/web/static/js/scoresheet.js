@@ -3,7 +3,7 @@
 // score. Sides are named in words ("Us", "Them", or the players' names), never by order alone.
 
 import { h } from "./dom.js";
-import { t, num, suitName, addStrings, scoreGap } from "./i18n.js";
+import { t, num, suitName, addStrings, scoreGap, unbroken } from "./i18n.js";
 import { suitIcon } from "./cards.js";
 
 addStrings({
@@ -46,24 +46,19 @@ function shortSideName(table, side) {
   return table.sideName(side);
 }
 
-/** A name whose last word is a number («رایانه ۳», "Bot 3") with that number bound to the word before it: in a
- *  narrow column «۳» alone on a line of its own reads as one more number of the table. */
-function keepNumber(name) {
-  return name.replace(/\s+(?=[0-9۰-۹]+$)/u, "\u00a0");
-}
-
 /** A name in a cell: in full, and in its short form that a phone shows instead (the style sheet picks one); the
- *  cell's label and title say it in full whichever shows. */
+ *  cell's label and title say it in full whichever shows. A number in a name stays on the line of the word before it
+ *  («رایانه ۳» broken after «رایانه» left a lone «۳» that reads as one more number of the table). */
 function nameBoth(full, short) {
-  if (full === short) return h("bdi.sh-name", { dir: "auto" }, keepNumber(full));
-  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, keepNumber(full)),
-    h("span.sh-short", { "aria-hidden": "true" }, keepNumber(short)));
+  if (full === short) return h("bdi.sh-name", { dir: "auto" }, unbroken(full));
+  return h("bdi.sh-name", { dir: "auto" }, h("span.sh-full", {}, unbroken(full)),
+    h("span.sh-short", { "aria-hidden": "true" }, unbroken(short)));
 }
 
 /** Who took a hand's points, in full and short, each with a colon after a name that ends in a digit. */
 function pointsSide(table, side) {
   const full = table.sideName(side);
-  const one = (name) => [h("bdi", { dir: "auto" }, keepNumber(name)), scoreGap(name).trimEnd()];
+  const one = (name) => [h("bdi", { dir: "auto" }, unbroken(name)), scoreGap(name).trimEnd()];
   if (side === null || side === undefined) return one(full);
   const short = shortSideName(table, side);
   if (full === short) return one(full);

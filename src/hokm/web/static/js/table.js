@@ -654,9 +654,9 @@ export class Table {
     const turn = `${v.results.length}/${v.completed.length}/${v.trick.length}/${kind}`;
     if ((kind === "play" || kind === "discard") && turn !== this.turnShown) {
       this.turnShown = turn;
-      // A note still up from before (what the last draw took and burned) gives the line to "your turn": beside it
-      // on a phone it squeezed the turn onto two lines. It was said to a screen reader when it came.
-      this.hideNote();
+      // A note still up from before (what the last draw took and burned) gives the line to "your turn" once it could
+      // be read, 1.2 s after it came rather than 3: beside it on a phone the turn stood squeezed onto two lines.
+      this.shortenNote(1200);
       this.el.table.dispatchEvent(new CustomEvent("decision", { detail: { kind } }));
     }
     this.drawTimers();
@@ -808,14 +808,19 @@ export class Table {
     const n = this.el.note;
     n.textContent = text;
     n.hidden = false;
+    this.noteAt = Date.now();
     clearTimeout(this.noteTimer);
     this.noteTimer = setTimeout(() => { n.hidden = true; }, 3000);
     this.say(text);
   }
 
-  hideNote() {
+  /** The note up now goes `ms` after it came (at once if that is past), not at its usual 3 s. */
+  shortenNote(ms) {
+    if (this.el.note.hidden) return;
     clearTimeout(this.noteTimer);
-    this.el.note.hidden = true;
+    const left = ms - (Date.now() - (this.noteAt || 0));
+    if (left <= 0) this.el.note.hidden = true;
+    else this.noteTimer = setTimeout(() => { this.el.note.hidden = true; }, left);
   }
 
   send(action) {
