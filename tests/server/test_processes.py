@@ -71,10 +71,24 @@ def test_a_server_stopped_with_sigterm_exits_cleanly_and_takes_its_workers(tmp_p
         assert server.proc is not None
         kids = wait_for_workers(server.proc.pid, 2)
         server.proc.send_signal(signal.SIGTERM)
-        server.proc.wait(30)
+        status = server.proc.wait(30)
         assert_all_end(kids)
         log = (tmp_path / "server.log").read_text(errors="replace")
         assert "leaked semaphore" not in log and "Traceback" not in log, log[-3000:]
+        # It ended as a program does (its exit handlers ran), not killed by the signal raised again.
+        assert status == 0, (status, log[-3000:])
+    finally:
+        server.stop()
+
+
+def test_a_server_stopped_with_ctrl_c_stops_gracefully_with_status_130(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path).start()
+    try:
+        assert server.proc is not None
+        server.proc.send_signal(signal.SIGINT)
+        status = server.proc.wait(30)
+        log = (tmp_path / "server.log").read_text(errors="replace")
+        assert status == 130 and "Traceback" not in log, (status, log[-3000:])
     finally:
         server.stop()
 

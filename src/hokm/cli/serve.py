@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import socket
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,10 +112,32 @@ def run(args: argparse.Namespace) -> int:
                     return
 
         stopping = False
+        stopped_by: int | None = None
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             self.stopping = True
             await super().shutdown(sockets)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            """SIGINT and SIGTERM start a graceful stop, as in uvicorn, but are not raised again once it is
+            over: the process then ends as a program does, its exit handlers run (log lines flushed, the
+            worker pools' semaphores released; a process killed by the raised signal left them to the
+            resource tracker, which warned of leaked semaphores), and the command returns a status."""
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+
+            def stop(sig: int, frame: Any) -> None:
+                self.stopped_by = self.stopped_by or sig
+                self.handle_exit(sig, frame)
+
+            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
 
     # h11 parses the request line and headers with a bound (httptools, uvicorn's default where it is
     # installed, holds headers of any size in memory); the WebSocket frames are parsed apart.
@@ -134,7 +159,9 @@ def run(args: argparse.Namespace) -> int:
         server.run()
     finally:
         gc_policy.stop()
-    return 0
+    # Stopped by SIGTERM (a supervisor, a deploy): a clean stop, status 0. By Ctrl-C: 130, as a shell
+    # expects of a command interrupted, so a script running the server stops there too.
+    return 130 if server.stopped_by == signal.SIGINT else 0
 
 
 def quiet_when_stopping(app: Any, stopping: Callable[[], bool]) -> Any:
