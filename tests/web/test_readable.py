@@ -304,6 +304,38 @@ def test_a_replay_link_opened_by_someone_else_says_whose_replay_it_is(server, op
     open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*40[13]", e)]
 
 
+def game_in_progress(base: str, name: str) -> tuple[dict, str]:  # type: ignore[type-arg]
+    """A guest at a two-player table against the computer whose game has begun and is not over: (who, game)."""
+    srv = SimpleNamespace(url=base, ws_url=base.replace("http", "ws", 1) + "/ws")
+
+    async def main() -> tuple[dict, str]:  # type: ignore[type-arg]
+        p = await Player(srv, name).signup()  # type: ignore[arg-type]
+        tbl = await p.api("POST", "/api/tables", {"mode": "computer", "players": 2, "bot": "random"}, status=201)
+        await p.connect()
+        state = await p.join(tbl["table_id"])
+        game = state["table"]["game_id"]
+        await p.close()
+        return {"token": p.token, "player_id": p.id, "nickname": name}, game
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(asyncio.wait_for(main(), 60))).result()
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_a_replay_link_to_a_game_still_being_played_says_when_it_opens(server, open_page, browser, lang):
+    """A player opens the replay of their own game before its end (a link shared too early, a tab kept): the page
+    says the game goes on and when the replay opens, not that the replay is someone else's or a failure."""
+    who, game = game_in_progress(server, "رها")
+    assert game
+    page = open_as(browser, open_page, server, who, f"/#/replay/{game}", lang, PHONE)
+    page.wait_for_selector("main.replay .card-panel p")
+    said = page.locator("main.replay .card-panel p").inner_text()
+    assert said == {"fa": "این بازی هنوز ادامه دارد؛ بازپخش آن پس از پایان بازی باز می‌شود.",
+                    "en": "This game is still being played: its replay opens once it is over."}[lang], said
+    shot(page, f"readable-replay-in-progress-{lang}-390")
+    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*409", e)]
+
+
 @pytest.mark.parametrize("size", [{"width": 844, "height": 390}, {"width": 740, "height": 360}], ids=["844x390", "740x360"])
 def test_a_replay_on_a_phone_on_its_side_keeps_its_steps_on_screen(server, open_page, browser, finished_3p, size):
     """On its side the replay's steps began 11 px above the screen's foot: each step meant a scroll away from the
