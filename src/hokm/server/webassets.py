@@ -11,8 +11,8 @@ them is the *build*, so any change to any shipped file gives a new build without
   unchanged). The server rewrites their references to assets to the build's URLs, lists the ES
   modules a page imports as ``modulepreload`` links (one round trip instead of one per level of
   imports), and writes the build and the service worker's list of files to cache into ``sw.js``.
-- Serves the modules without their comments and spare spaces (rjsmin); the build hash is the
-  sources'.
+- Serves the modules and style sheets without their comments and spare spaces (rjsmin, rcssmin);
+  the build hash is the sources'.
 - Text is sent gzip-compressed to a browser that accepts it (compressed once, at start-up).
 - Any file may still be fetched at its plain path (``/js/app.js``), revalidated like the HTML.
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import rcssmin
 import rjsmin
 
 Scope = MutableMapping[str, Any]
@@ -106,6 +107,8 @@ class WebAssets:
         for rel in raw:
             if rel.endswith(".js") and rel not in ENTRY_POINTS:  # comments and spaces are for the source's readers
                 raw[rel] = rjsmin.jsmin(raw[rel].decode("utf-8")).encode("utf-8")
+            elif rel.endswith(".css"):
+                raw[rel] = rcssmin.cssmin(raw[rel].decode("utf-8")).encode("utf-8")
         self.assets = {rel: make_body(data, rel, IMMUTABLE) for rel, data in raw.items() if rel not in ENTRY_POINTS}
         self.plain = {rel: make_body(data, rel, REVALIDATE) for rel, data in raw.items() if rel not in ENTRY_POINTS}
         for rel in ENTRY_POINTS:
