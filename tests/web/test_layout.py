@@ -298,6 +298,39 @@ def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport):
     assert hidden == [], hidden
 
 
+TRICK_BOXES = """async () => { const tb = window.hokmDebug.table; const me = tb.view.seat; const n = tb.view.players;
+  tb.view = { ...tb.view, trick: ['7S', '8S', '9S', 'TS'].slice(0, n).map((card, k) => ({ seat: (me + 1 + k) % n, card })) };
+  tb.renderTrick();
+  await Promise.all([...document.querySelectorAll('.trick-card img')].map((i) => i.decode().catch(() => null)));
+  return Object.fromEntries([...document.querySelectorAll('.trick-card')].map((c) => {
+    const r = c.querySelector('img').getBoundingClientRect();
+    return [c.dataset.pos, { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width }]; })); }"""
+
+
+@pytest.mark.parametrize("players", [4, 3])
+@pytest.mark.parametrize("viewport", [{"width": 740, "height": 360}, {"width": 844, "height": 390}, {"width": 360, "height": 640},
+                                      {"width": 390, "height": 844}], ids=["740x360", "844x390", "360x640", "390x844"])
+def test_a_trick_says_whose_card_is_whose_and_its_cards_read(server, open_page, viewport, players):
+    """On a phone on its side the left seat's card lay 7 px from yours and 37 px wide: the three read as one row, and
+    whose card was whose was a guess. Each seat's card now lies at least half a card from yours, and the trick's
+    cards are at least 44 px wide on every phone (41 px at 360 x 640, 37 on its side, their ranks a few pixels)."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=players, target=7)
+    bring_to_trick(page, players)
+    boxes = page.evaluate(TRICK_BOXES)
+    shot(page, f"layout/fa-{players}p-{viewport['width']}x{viewport['height']}-whose-card")
+    mine = boxes["bottom"]
+    problems = [f"{pos} {b['width']:.0f} px wide" for pos, b in boxes.items() if b["width"] < 44]
+    for pos in ("left", "right"):
+        # A side seat's card at about your card's height reads as one row with it: half a card or more between them.
+        b = boxes[pos]
+        level = min(b["bottom"], mine["bottom"]) - max(b["top"], mine["top"]) > (mine["bottom"] - mine["top"]) / 2
+        apart = max(b["left"] - mine["right"], mine["left"] - b["right"])
+        if level and apart < mine["width"] / 2:
+            problems.append(f"the {pos} seat's card {apart:.0f} px from yours, at its height")
+    assert not problems, (problems, boxes)
+
+
 # The clock of a choice as a player sees it: the text of the dialog's own clock where it is drawn on top, and
 # whether the line below the table shows a clock too.
 CHOICE_CLOCK = """(kind) => {

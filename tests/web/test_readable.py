@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -599,6 +600,34 @@ def test_chat_bubbles_cover_no_name_and_no_score(server, open_page, lang, viewpo
     assert ("ممنون" if lang == "fa" else "Thanks") in log and "👏" in log, log
     page.click("[data-testid=talk]")
     shot(page, f"readable-bubbles-{lang}-{viewport['width']}x{viewport['height']}")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 740, "height": 360}, {"width": 844, "height": 390}],
+                         ids=["360x640", "740x360", "844x390"])
+def test_your_own_emote_lies_over_no_other_seat(server, open_page, viewport):
+    """Over your seat lay the left seat's cards on a small phone and, on its side, the right seat (your seat is in the
+    line under the cloth there): your 👏 read as the computer's. It lies nearer your seat than any other, over none."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
+    start_computer_game(page, 4)
+    page.wait_for_selector("[data-testid=talk]")
+    in_app(page, """async () => (await mod('talk.js')).showChat(window.hokmDebug.table,
+        { seat: window.hokmDebug.table.view.seat, emote: 'clap' })""", None)
+    page.wait_for_timeout(1000)  # its entrance over
+    me = page.evaluate("() => window.hokmDebug.table.view.seat")
+    bubble = box(page, f"[data-testid=chat-{me}]")
+    assert bubble is not None
+    seats = page.evaluate("""() => [...document.querySelectorAll('.seat')].map((e) => {
+        const r = e.getBoundingClientRect(); return { mine: e.classList.contains('me'), left: r.left, top: r.top, right: r.right, bottom: r.bottom }; })""")
+    shot(page, f"readable-own-emote-fa-{viewport['width']}x{viewport['height']}")
+    x, y = (bubble["left"] + bubble["right"]) / 2, (bubble["top"] + bubble["bottom"]) / 2
+
+    def far(r: dict) -> float:  # type: ignore[type-arg]
+        return float(math.hypot(max(r["left"] - x, 0, x - r["right"]), max(r["top"] - y, 0, y - r["bottom"])))
+
+    mine = [far(r) for r in seats if r["mine"]]
+    assert len(seats) == 4 and len(mine) == 1
+    assert all(mine[0] < far(r) for r in seats if not r["mine"]), ("nearer another seat than yours", bubble, seats)
+    assert not [r for r in seats if not r["mine"] and overlap(bubble, r)], (bubble, seats)
 
 
 # ------------------------------------------------------------------------------------------------ 9. desktop home

@@ -104,13 +104,14 @@ export class Table {
     this.handDealer = null; // {hand, seat}: the dealer of the hand that ended last, while its summary is read
     this.build();
     this.timerLoop = setInterval(() => this.drawTimers(), 250);
-    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.layoutHand(false); this.placeSummary(); };
+    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.measureTrickRoom(); this.layoutHand(false); this.placeSummary(); };
     window.addEventListener("resize", this.onResize);
   }
 
   destroy() {
     clearInterval(this.timerLoop);
     window.removeEventListener("resize", this.onResize);
+    if (this.seatWatch) this.seatWatch.disconnect();
     for (const [type, fn] of this.windowListeners) window.removeEventListener(type, fn);
     this.unsubscribe();
     clear(this.root);
@@ -417,7 +418,27 @@ export class Table {
       (isMe ? e.meSlot : e.seats).append(el);
     }
     this.drawTimers();
+    this.measureTrickRoom();
     this.el.table.dispatchEvent(new CustomEvent("seats-drawn")); // a seat's box may have changed: bubbles follow
+  }
+
+  /** The width the side seats leave between them, for the style sheet (--room): on a phone on its side the trick
+   *  lies in that band, as wide as the seats' names let it be («رایانه ۴» is narrower than "Computer 4"). */
+  measureTrickRoom() {
+    const left = this.el.seats.querySelector(".seat.pos-left"), right = this.el.seats.querySelector(".seat.pos-right");
+    if (!left || !right) { this.el.felt.style.removeProperty("--room"); return; }
+    // A seat's box grows with a badge (the Hâkem's crown, the dealer's mark): measured again as it does.
+    this.seatWatch ||= new ResizeObserver(() => this.measureTrickRoom());
+    if (this.watched !== left) {
+      this.seatWatch.disconnect();
+      this.seatWatch.observe(left);
+      this.seatWatch.observe(right);
+      this.watched = left;
+    }
+    // The trick lies in the middle of the cloth: as wide as twice the room on its narrower side.
+    const felt = this.el.felt.getBoundingClientRect(), middle = felt.left + felt.width / 2;
+    const room = 2 * Math.min(middle - left.getBoundingClientRect().right, right.getBoundingClientRect().left - middle) - 16;
+    this.el.felt.style.setProperty("--room", `${Math.max(0, Math.floor(room))}px`);
   }
 
   drawTimers() {

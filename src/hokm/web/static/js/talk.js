@@ -117,8 +117,22 @@ function bubbleSpot(table, at, bubble) {
   else if (pos === "left") { x = seat.right + gap; y = seat.top + seat.height / 2 - b.height / 2; }
   else if (pos === "right") { x = seat.left - gap - b.width; y = seat.top + seat.height / 2 - b.height / 2; }
   else { x = seat.left; y = seat.top - gap - b.height; }
-  x = Math.min(Math.max(x, felt.left + 8), felt.right - 8 - b.width);
-  y = Math.min(Math.max(y, Math.max(bar.bottom, felt.top) + 4), box.bottom - 4 - b.height);
+  const clamp = (px, py) => [Math.min(Math.max(px, felt.left + 8), felt.right - 8 - b.width),
+    Math.min(Math.max(py, Math.max(bar.bottom, felt.top) + 4), box.bottom - 4 - b.height)];
+  [x, y] = clamp(x, y);
+  if (pos === "bottom") {
+    // Over your seat lies another seat where yours sits in a corner (a small phone: the left seat's cards; on its
+    // side: the right seat, your seat being in the line under the cloth), and a bubble nearer that seat than yours
+    // reads as its. Then it goes beside your seat, toward the middle of the table.
+    const others = [...table.el.table.querySelectorAll(".seat")].filter((e) => e !== at).map((e) => e.getBoundingClientRect());
+    const far = (r, px, py) => Math.hypot(Math.max(r.left - px, 0, px - r.right), Math.max(r.top - py, 0, py - r.bottom));
+    const mine = (px, py) => others.every((r) => !r.width || far(seat, px + b.width / 2, py + b.height / 2) < far(r, px + b.width / 2, py + b.height / 2));
+    if (!mine(x, y)) {
+      const inward = seat.left + seat.width / 2 < felt.left + felt.width / 2;
+      const [bx, by] = clamp(inward ? seat.right + gap : seat.left - gap - b.width, seat.top + seat.height / 2 - b.height / 2);
+      if (mine(bx, by)) return { left: bx - box.left, top: by - box.top, side: inward ? "left" : "right" };
+    }
+  }
   return { left: x - box.left, top: y - box.top, side: pos };
 }
 
