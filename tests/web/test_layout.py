@@ -333,16 +333,16 @@ def test_a_trick_says_whose_card_is_whose_and_its_cards_read(server, open_page, 
 
 def test_the_seat_to_move_is_marked_with_animations_off(server, open_page):
     """A computer's seat has no clock ring: with animations off (the tests' setting, and a player's choice) nothing
-    on the table said whose turn it was but the status line. The seat to move glows; no other seat does."""
+    on the table said whose turn it was but the status line. The seat to move has a ring; no other seat does."""
     page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
     start_vs_computer(page, players=4, target=7)
     bring_to_trick(page, 4)
-    glows = page.evaluate("""() => { const tb = window.hokmDebug.table; const other = (tb.view.seat + 1) % 4;
+    rings = page.evaluate("""() => { const tb = window.hokmDebug.table; const other = (tb.view.seat + 1) % 4;
       tb.view = { ...tb.view, to_move: other }; tb.renderSeats();
       return [...document.querySelectorAll('.seat')].map((e) => [e.dataset.seat === String(other),
-        getComputedStyle(e.querySelector('.avatar')).filter]); }""")
-    shot(page, "layout/fa-4p-360x640-turn-glow")
-    assert len(glows) == 4 and all((f != "none") == moving for moving, f in glows), glows
+        getComputedStyle(e.querySelector('.avatar')).outlineStyle]); }""")
+    shot(page, "layout/fa-4p-360x640-turn-ring")
+    assert len(rings) == 4 and all((f != "none") == moving for moving, f in rings), rings
 
 
 # The clock of a choice as a player sees it: the text of the dialog's own clock where it is drawn on top, and
