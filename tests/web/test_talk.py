@@ -477,7 +477,8 @@ def test_the_chat_sheet_closes_by_hand_and_gives_way_to_the_turn_where_it_covers
         open_chat(page)
         x = page.locator("[data-testid=talk-close]")
         box = x.bounding_box()
-        assert box and page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[data-testid=talk-close]') !== null",
+        assert box and box["width"] >= 40 and box["height"] >= 40, box  # a thumb's size (it was 35 px)
+        assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[data-testid=talk-close]') !== null",
                                      [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]), how
         if how == "✕":
             x.click()
