@@ -422,11 +422,11 @@ export class Table {
     this.el.table.dispatchEvent(new CustomEvent("seats-drawn")); // a seat's box may have changed: bubbles follow
   }
 
-  /** The width the side seats leave between them, for the style sheet (--room): on a phone on its side the trick
+  /** The width the side seats leave between them, for the style sheet (--trick-room): on a phone on its side the trick
    *  lies in that band, as wide as the seats' names let it be («رایانه ۴» is narrower than "Computer 4"). */
   measureTrickRoom() {
     const left = this.el.seats.querySelector(".seat.pos-left"), right = this.el.seats.querySelector(".seat.pos-right");
-    if (!left || !right) { this.el.felt.style.removeProperty("--room"); return; }
+    if (!left || !right) { this.el.felt.style.removeProperty("--trick-room"); return; }
     // A seat's box grows with a badge (the Hâkem's crown, the dealer's mark): measured again as it does.
     this.seatWatch ||= new ResizeObserver(() => this.measureTrickRoom());
     if (this.watched !== left) {
@@ -438,7 +438,7 @@ export class Table {
     // The trick lies in the middle of the cloth: as wide as twice the room on its narrower side.
     const felt = this.el.felt.getBoundingClientRect(), middle = felt.left + felt.width / 2;
     const room = 2 * Math.min(middle - left.getBoundingClientRect().right, right.getBoundingClientRect().left - middle) - 16;
-    this.el.felt.style.setProperty("--room", `${Math.max(0, Math.floor(room))}px`);
+    this.el.felt.style.setProperty("--trick-room", `${Math.max(0, Math.floor(room))}px`);
   }
 
   drawTimers() {
