@@ -25,6 +25,12 @@ def peak_resident() -> int:
     return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB on Linux
 
 
+#: Bytes of memory growth each connection more than at the last full collection accounts for: what a
+#: node holds per connection, its share of a table included (about 110 KiB at 2,000 and 3,500
+#: four-player tables, docs/performance.md), with room for longer games and chat.
+PER_CONNECTION = 192 * 2**10
+
+
 class GcPolicy:
     """Keep Python's garbage collections short and full ones rare in a long-running process, and memory flat.
 
@@ -47,8 +53,13 @@ class GcPolicy:
     game played to its end (docs/performance.md, "Connections freed when they close"), so a full
     collection runs only once the process's peak resident memory (``peak``, bytes) has doubled
     since the last one, and grown by at least ``grow`` bytes, or at the latest every
-    ``collect_every`` seconds: whatever makes cycles in the frozen heap shows first as memory. A
-    node growing with its players meets one at each doubling (docs/performance.md).
+    ``collect_every`` seconds: whatever makes cycles in the frozen heap shows first as memory.
+    Memory that more players explain is not counted: each connection the process holds above the
+    number it held at the last full collection (``connections``, the most seen since) accounts for
+    ``per_connection`` bytes of the growth. A node holds about 110 KiB per connection, its share of
+    a table included, so a node filling up with players meets no full collection, where it met one
+    at each doubling, two seconds long at 12,000 connections (docs/performance.md, "One node at a
+    human pace: 5,000 tables"); memory that grows while the players do not still brings one.
 
     Walking the young objects is not free even when they are all alive: with thousands of
     connections most of them are the awaits each connection makes again after every message, and
@@ -70,13 +81,17 @@ class GcPolicy:
 
     def __init__(self, freeze_every: float = 0.1, collect_every: float = 4 * 3600.0, *, young_every: int = 10,
                  grow: int = 512 * 2**20, peak: Callable[[], int] = lambda: 0,
+                 connections: Callable[[], int] = lambda: 0, per_connection: int = PER_CONNECTION,
                  closed: Callable[[], int] = lambda: 0, clock: Callable[[], float] = time.monotonic,
                  on_pause: Callable[[str, float], None] = lambda kind, seconds: None) -> None:
-        """``on_pause(kind, seconds)`` hears the CPU time of each collection: ``young`` (a walk of the
-        young objects) or ``full``."""
+        """``connections()`` is the number of connections the process holds now, ``closed()`` how many
+        have closed since it started; ``on_pause(kind, seconds)`` hears the CPU time of each
+        collection: ``young`` (a walk of the young objects) or ``full``."""
         self.freeze_every, self.collect_every, self.young_every = freeze_every, collect_every, young_every
         self.grow, self._peak = grow, peak
+        self._connections, self.per_connection = connections, per_connection
         self._peak_at_full = peak()
+        self._connections_at_full = self._most_connections = connections()
         self._skip = 0  # ticks left that only freeze (the last walk of the young objects found nothing)
         self._closed_at_walk = closed()
         self.young_walks = 0
@@ -95,12 +110,15 @@ class GcPolicy:
         self._on_pause("full", time.thread_time() - t0)
         self._last_full = self._clock()
         self._peak_at_full = self._peak()
+        self._connections_at_full = self._most_connections = self._connections()
         self.full_collections += 1
 
     def _full_due(self) -> bool:
         if self._clock() - self._last_full >= self.collect_every:
             return True
-        grown = self._peak() - self._peak_at_full
+        self._most_connections = max(self._most_connections, self._connections())
+        players = self.per_connection * (self._most_connections - self._connections_at_full)
+        grown = self._peak() - self._peak_at_full - max(0, players)
         return grown >= self.grow and grown >= self._peak_at_full
 
     def tick(self) -> None:

@@ -245,6 +245,42 @@ def test_a_full_collection_comes_once_peak_memory_has_doubled(policy: tuple[GcPo
     assert q.full_collections == 3
 
 
+def test_memory_that_more_players_explain_brings_no_full_collection(policy: tuple[GcPolicy, Clock]) -> None:
+    """A node filling up with players grows with them (about 110 KiB a connection): that growth
+    does not count toward the doubling, each connection above the number held at the last full
+    collection accounting for ``per_connection`` bytes. A full collection, seconds long once
+    thousands of players are connected, stopped every one of them at each doubling as a node
+    filled up. Memory that grows while the players do not still brings one."""
+    _, clock = policy
+    mib = 2**20
+    peak, conns = [300 * mib], [0]
+    p = GcPolicy(freeze_every=1.0, collect_every=4 * 3600.0, grow=512 * mib, peak=lambda: peak[0],
+                 connections=lambda: conns[0], per_connection=192 * 2**10, clock=clock)
+    p.full_collection()
+    for _ in range(14):  # 14,000 players arrive, 110 KiB each: 1.8 GB in all, six times the start
+        conns[0] += 1000
+        peak[0] += 1000 * 110 * 2**10
+        clock.now += 1
+        p.tick()
+    assert p.full_collections == 1
+    conns[0] -= 4000  # some leave: the most held since the last full collection still counts
+    clock.now += 1
+    p.tick()
+    assert p.full_collections == 1
+    node, ref = alive_cycle()
+    clock.now += 1
+    p.tick()  # frozen
+    del node
+    peak[0] += 600 * mib  # 2.4 GB: under the 300 MiB + 2.6 GB (14,000 x 192 KiB) the players explain
+    clock.now += 1
+    p.tick()
+    assert ref() is not None and p.full_collections == 1
+    peak[0] += 1400 * mib  # 3.8 GB: 880 MiB more than the players explain, over ``grow`` and the 300 MiB
+    clock.now += 1
+    p.tick()
+    assert ref() is None and p.full_collections == 2
+
+
 def test_a_closed_connection_is_freed_without_a_collection(tmp_path: Path) -> None:
     """A connection that played and closed is freed by reference counting alone, so closing
     connections costs no full collection. Before, the task forwarding the player's channel, once

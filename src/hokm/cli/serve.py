@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Short garbage-collection pauses with thousands of tables (docs/performance.md).
     metrics = app.state.metrics
-    gc_policy = GcPolicy(closed=lambda: metrics.closed_count, peak=peak_resident,
+    gc_policy = GcPolicy(closed=lambda: metrics.closed_count, peak=peak_resident, connections=lambda: metrics.open_count,
                          on_pause=lambda kind, seconds: metrics.gc_pause.labels(kind).observe(seconds))
     gc_policy.start()
     try:

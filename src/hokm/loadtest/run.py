@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import psutil
 
-from ..heap import GcPolicy, peak_resident
+from ..heap import GcPolicy
 from . import profile, scrape
 from .client import Delivery, Seat, Tally, setup_table, start_table
 from .stats import summary_ms
@@ -164,8 +164,10 @@ async def play_tables(opts: Options, tally: Tally | None = None) -> dict[str, An
     The load tool's own garbage collections, left as they are, take much of its core with thousands
     of players, and each one stops every player it plays for as long as it walks their objects (a
     walk of up to 50,000 objects took 110 ms on average here, one 513 ms), which the latencies would
-    count: the tool keeps them short as a node does, with :class:`~hokm.heap.GcPolicy`."""
-    collector = GcPolicy(peak=peak_resident)
+    count: the tool keeps them short as a node does, with :class:`~hokm.heap.GcPolicy`. A run lasts
+    minutes and its memory grows with its players, so it never runs a full collection for memory (no
+    ``peak``): with thousands of players one stops them all for seconds."""
+    collector = GcPolicy()
     collector.start()
     try:
         return await _play_tables(opts, tally or Tally())

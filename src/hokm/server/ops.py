@@ -73,6 +73,7 @@ class Metrics:
         self.connections = Gauge("hokm_connections", "Open WebSocket connections", registry=r)
         self.closed = Counter("hokm_connections_closed", "WebSocket connections closed since start", registry=r)
         self.closed_count = 0  # the same, read by GcPolicy
+        self.open_count = 0  # open WebSocket connections, read by GcPolicy
         self.gc_pause = Histogram("hokm_gc_pause_seconds",
                                   "CPU time of one garbage collection of GcPolicy, the GIL held throughout, by kind",
                                   ["kind"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
@@ -150,10 +151,12 @@ class MetricsMiddleware:
             return
         m = self.metrics
         m.connections.inc()
+        m.open_count += 1
         try:
             await self.app(scope, receive, send)
         finally:
             m.connections.dec()
+            m.open_count -= 1
             m.closed.inc()
             m.closed_count += 1
 
