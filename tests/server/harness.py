@@ -52,9 +52,11 @@ class JoinRefused(Exception):
 
 
 class ServerProcess:
-    def __init__(self, data_dir: Path, **env: str) -> None:
+    def __init__(self, data_dir: Path, *, open_files: int | None = None, **env: str) -> None:
+        """``env``: ``HOKM_*`` settings over :data:`FAST_ENV`; ``open_files``: the process's open-file limit."""
         self.data_dir = data_dir
         self.env = {**os.environ, **FAST_ENV, **{k: str(v) for k, v in env.items()}}
+        self.open_files = open_files
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = ""
         self.port = 0
@@ -63,7 +65,8 @@ class ServerProcess:
         args = [sys.executable, "-m", "hokm.cli.main", "serve", "--data-dir", str(self.data_dir),
                 "--port", str(self.port), "--log-level", "warning"]
         self._err = open(self.data_dir / "server.log", "ab")
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._err, env=self.env)
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self._err, env=self.env,
+                                     preexec_fn=None if self.open_files is None else self._limit_open_files)
         deadline = time.monotonic() + START_WAIT
         line = b""
         assert self.proc.stdout is not None
@@ -79,6 +82,11 @@ class ServerProcess:
                 break
         self.stop()  # a server that never said it was ready must not outlive the test
         raise RuntimeError(f"the server did not start: {line!r}\n{self.log()}")
+
+    def _limit_open_files(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def log(self) -> str:
         return (self.data_dir / "server.log").read_text(errors="replace")[-4000:]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,6 +192,67 @@ def test_a_connection_without_a_whole_request_head_in_time_is_closed(tmp_path: P
     finally:
         server.stop()
     assert "Traceback" not in server.log()
+
+
+def test_a_node_past_the_most_connections_it_holds_answers_503_and_keeps_its_own(tmp_path: Path) -> None:
+    """A node that ran out of file handles could no longer open its database files, and the players
+    past it hung unanswered. It now holds at most its open-file limit less a reserve (here 400 - 256 =
+    144 connections); a connection past that is answered 503 at once and closed, the connections it
+    holds go on working, and once the flood is gone new ones are served."""
+    import http.client
+    import select
+    import socket
+
+    import websockets.sync.client
+
+    from hokm.cli.serve import OPEN_FILES_RESERVE
+
+    from .harness import ServerProcess
+
+    most = 400 - OPEN_FILES_RESERVE
+    server = ServerProcess(tmp_path, open_files=400).start()
+    flood: list[socket.socket] = []
+    try:
+        keep = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        keep.request("POST", "/api/guest", body=b'{"nickname": "Sara"}', headers={"Content-Type": "application/json"})
+        answer = keep.getresponse()
+        assert answer.status == 201, answer.read()
+        token = json.loads(answer.read())["token"]
+        with websockets.sync.client.connect(server.ws_url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            flood = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(450)]
+            answered: dict[int, bytes] = {}
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and len(answered) < 450 - most:
+                ready, _, _ = select.select([s for s in flood if s.fileno() not in answered], [], [], 0.2)
+                for s in ready:
+                    answered[s.fileno()] = s.recv(4096)
+            assert 450 - most <= len(answered) <= 450 - most + 5, len(answered)  # the two above count among its most
+            assert all(a.startswith(b"HTTP/1.1 503 ") and b"the server is full" in a for a in answered.values())
+            # What the node holds goes on: a request on a kept connection writes to the database, and the WebSocket.
+            keep.request("POST", "/api/guest", body=b'{"nickname": "Reza"}', headers={"Content-Type": "application/json"})
+            answer = keep.getresponse()
+            assert answer.status == 201, answer.read()
+            answer.read()
+            ws.send(json.dumps({"type": "ping", "id": 7}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "pong"
+        for s in flood:
+            s.close()
+        flood = []
+        time.sleep(0.5)
+        fresh = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        fresh.request("GET", "/api/health")
+        assert fresh.getresponse().status == 200
+        fresh.close()
+        keep.close()
+    finally:
+        for s in flood:
+            s.close()
+        server.stop()
+    log = server.log()
+    assert "Traceback" not in log and "unable to open" not in log, log
+    assert log.count("answered 503") == 1, log  # one line, not one per connection
 
 
 def test_work_cancelled_once_the_server_is_stopping_ends_without_a_traceback() -> None:

@@ -142,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
     # h11 parses the request line and headers with a bound (httptools, uvicorn's default where it is
     # installed, holds headers of any size in memory); the WebSocket frames are parsed apart.
     server = Server(uvicorn.Config(quiet_when_stopping(app, lambda: server.stopping), host=config.host, port=config.port,
-                                   http=httpprotocol.protocol_class(config.http_head_timeout),
+                                   http=httpprotocol.protocol_class(config.http_head_timeout,
+                                                                   most_connections(config.max_connections)),
                                    h11_max_incomplete_event_size=MAX_REQUEST_HEAD, ws_max_size=64 * 1024,
                                    ws_per_message_deflate=config.ws_compression,
                                    ws=wsprotocol.protocol_class(config.ws_compress_min),
@@ -162,6 +163,35 @@ def run(args: argparse.Namespace) -> int:
     # Stopped by SIGTERM (a supervisor, a deploy): a clean stop, status 0. By Ctrl-C: 130, as a shell
     # expects of a command interrupted, so a script running the server stops there too.
     return 130 if server.stopped_by == signal.SIGINT else 0
+
+
+#: File handles a node keeps for itself, out of its open-file limit: its database files and their
+#: connections (PostgreSQL's pool too), its logs, its workers' pipes, the Redis bus.
+OPEN_FILES_RESERVE = 256
+
+
+def open_files() -> int | None:
+    """The process's open-file limit, first raised to the most it may be (its hard limit: many systems
+    start a process at 1,024, a few hundred players); ``None`` where it has none."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def most_connections(setting: int | None) -> int | None:
+    """The most connections a node holds at once: ``setting`` (``HOKM_MAX_CONNECTIONS``) where given, else
+    its open-file limit (:func:`open_files`) less :data:`OPEN_FILES_RESERVE`; ``None``: no limit."""
+    limit = open_files()
+    if setting is not None:
+        return setting
+    return None if limit is None else max(1, limit - OPEN_FILES_RESERVE)
 
 
 def quiet_when_stopping(app: Any, stopping: Callable[[], bool]) -> Any:

@@ -76,6 +76,9 @@ class ServerConfig(BaseSettings):
     # address (many players share one behind a carrier's or a café's NAT). Over it: close 4013.
     max_connections_per_player: int = Field(12, ge=1)
     max_connections_per_address: int = Field(2000, ge=1)
+    # Open connections at once, HTTP and WebSocket, per node; past it a new one is answered 503 at
+    # once (httpprotocol.py). None: the process's open-file limit less OPEN_FILES_RESERVE.
+    max_connections: int | None = Field(None, ge=1)
     bus_queue: int = Field(1000, ge=1)  # event batches a connection may fall behind before it is resynced
     max_tables: int = 10_000  # unfinished tables (waiting or playing) this node holds at most
     # Limits a real player never meets; they keep one address or account from filling the server.

@@ -9,22 +9,42 @@ within three times that of the head; otherwise the connection is closed. A WebSo
 request is a head like any other; once it is in, the limit no longer applies. (h11 still waits for
 the upgrade request's body when uvicorn hands the connection over, so the hand-over itself ends
 the deadline, and a deadline never closes a connection that another protocol has taken.)
+
+A node also holds at most ``max_connections`` connections at once, HTTP and WebSocket together
+(``hokm serve`` sets it below the process's open-file limit). Past it, a new connection is answered
+at once with ``503`` and a few words, before reading anything of it, and closed: its file handle is
+free again at once, and the connections the node holds, its database files and its workers keep
+theirs. Without it, a node that ran out of file handles (20,000 on this project's machines, five
+thousand four-player tables) could no longer open its database files: its log checkpoints failed,
+and the new players' connections were cut without a word. A load balancer's readiness probe is
+refused too, so it sends new players to other nodes meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+log = logging.getLogger(__name__)
+
 #: A request's body (at most 2 MiB, a record to check) gets this many times the head's time.
 BODY_TIMES = 3
+_FULL_WORDS = b"the server is full; try again in a moment\n"
+#: The answer to a connection past the most a node holds.
+FULL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+        b"Connection: close\r\nContent-Length: " + str(len(_FULL_WORDS)).encode() + b"\r\n\r\n" + _FULL_WORDS)
+#: Seconds between two log lines about connections refused (a flood of them writes one a minute).
+FULL_LOG_EVERY = 60.0
 
 
-def protocol_class(head_timeout: float) -> type[H11Protocol]:
+def protocol_class(head_timeout: float, max_connections: int | None = None) -> type[H11Protocol]:
     """uvicorn's h11 protocol, closing a connection whose request head is not in after ``head_timeout`` s, or
-    whose body is not in after ``BODY_TIMES`` times that."""
+    whose body is not in after ``BODY_TIMES`` times that, and answering ``503`` to one past ``max_connections``."""
+    refused = [0, 0.0]  # connections refused since the last log line, and that line's time
 
     class HokmH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
@@ -32,7 +52,20 @@ def protocol_class(head_timeout: float) -> type[H11Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if max_connections is not None and len(self.connections) > max_connections:
+                self._refuse()
+                return
             self._watch()
+
+        def _refuse(self) -> None:
+            self.transport.write(FULL)
+            self.transport.close()
+            refused[0] += 1
+            now = time.monotonic()
+            if now - refused[1] >= FULL_LOG_EVERY:
+                log.warning("the node holds %d connections, its most (HOKM_MAX_CONNECTIONS): %d new ones "
+                            "answered 503 since the last line like this", max_connections, refused[0])
+                refused[0], refused[1] = 0, now
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
