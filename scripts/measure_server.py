@@ -106,6 +106,7 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
                *[x for n in started for x in ("--pid", str(n.pid))], *args, "--json"]
         t0 = time.gmtime()
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        whole = [full_collections(n.url) for n in started]
     finally:
         for n in started:
             n.terminate()
@@ -113,7 +114,8 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
         print(f"{label}: the load tool failed: {done.stderr[-2000:]}", flush=True)
         return {}
     report: dict[str, Any] = json.loads(done.stdout)
-    report |= {"label": label, "started_utc": time.strftime("%H:%M:%S", t0), "before_src": before_src}
+    report |= {"label": label, "started_utc": time.strftime("%H:%M:%S", t0), "before_src": before_src,
+               "full_collections_whole_run": whole}
     (out / f"{label}.json").write_text(json.dumps(report, indent=1))
     g = report["game"]
     s = g["server"]
@@ -125,8 +127,21 @@ def run(label: str, out: Path, *, before_src: str | None, nodes: int = 1, pg: bo
           f"latency p50 {g['latency_ms']['p50']} p99 {g['latency_ms']['p99']} max {g['latency_ms']['max']} ms, "
           f"server CPU {s['cpu_percent_mean']} %, load generator {s.get('generator_cpu_percent')} %, "
           f"errors {g['errors'] or 'none'}, reconnects {g['reconnects']}, dropped {g.get('dropped', 0)}, "
-          f"load average {' '.join(load)}", flush=True)
+          f"load average {' '.join(load)}; full collections over the whole run, set-up included, by node "
+          f"{[(w['count'], w['seconds']) for w in whole]} (count, seconds)", flush=True)
     return report
+
+
+def full_collections(url: str) -> dict[str, float]:
+    """How many full garbage collections a node made since it started, and their seconds in all (its
+    ``/metrics``, read after the load tool is done: the set-up included, which the tool's own window leaves out)."""
+    import re
+
+    import httpx
+
+    text = httpx.get(url.rstrip("/") + "/metrics", timeout=30).text
+    found = dict(re.findall(r'^hokm_gc_pause_seconds_(count|sum)\{kind="full"\} (\S+)$', text, re.M))
+    return {"count": int(float(found.get("count", 0))), "seconds": round(float(found.get("sum", 0)), 3)}
 
 
 #: Modules the older tree's nodes run without (``--before-without``): packages this tree's extras
