@@ -175,7 +175,8 @@ def test_a_room_code_typed_on_a_persian_keyboard_and_the_servers_refusals_in_per
     assert in_app(page, "async (xs) => { const { typedCode } = await mod('i18n.js'); return xs.map(typedCode); }", samples) == [
         typed_code(x) for x in samples]
     words = in_app(page, """async () => { const { t } = await mod('i18n.js');
-      return { room: t('err_room_not_found'), rate: t('err_rate_limited'), generic: t('err_generic') }; }""")
+      return { room: t('err_room_not_found'), rate: t('err_rate_limited'), generic: t('err_generic'),
+               busy: t('err_busy') }; }""")
 
     def toast_after(click) -> str:  # type: ignore[no-untyped-def]
         page.evaluate("() => document.querySelectorAll('.toast').forEach((e) => e.remove())")
@@ -191,6 +192,12 @@ def test_a_room_code_typed_on_a_persian_keyboard_and_the_servers_refusals_in_per
     assert t is not None and not [c for c in page.evaluate(CONTROLS) if overlap(t, c)]
     shot(page, "readable-code-not-found-fa-390")
 
+    # A node at the most connections it holds (or one stopping) answers 503 in plain English words, not JSON:
+    # the page says the server is busy.
+    page.route("**/api/codes/**", lambda route: route.fulfill(status=503, content_type="text/plain; charset=utf-8",
+                                                              body="the server is full; try again in a moment\n"))
+    said = toast_after(lambda: page.click("#join-room"))
+    assert said == words["busy"] and not re.search("[A-Za-z]", said), said
     # A code the page knows (rate_limited) in its words; one it does not, by a Persian line, never the English.
     for status, err, expected in [(429, "rate_limited", words["rate"]), (400, "some_new_refusal", words["generic"])]:
         body = json.dumps({"v": 1, "error": {"code": err, "message": "an English message"}})
@@ -204,8 +211,13 @@ def test_a_room_code_typed_on_a_persian_keyboard_and_the_servers_refusals_in_per
     page.locator("#room-code").fill("AB12CD34")
     said = toast_after(lambda: page.click("#join-room"))
     assert said == "Error: an English message", said
+    page.unroute("**/api/codes/**")
+    page.route("**/api/codes/**", lambda route: route.fulfill(status=503, content_type="text/plain; charset=utf-8",
+                                                              body="the server is full; try again in a moment\n"))
+    said = toast_after(lambda: page.click("#join-room"))
+    assert said == "The server is busy; try again in a moment.", said  # not "Error: Service Unavailable"
     # The refusals asked for above are the browser's failed loads, not the page's errors.
-    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*(404|429|400)", e)]
+    open_page.errors.items[:] = [e for e in open_page.errors.items if not re.search("Failed to load resource.*(404|429|400|503)", e)]
 
 
 # ------------------------------------------------------------------------------------------------ 3. the computer's seats

@@ -641,6 +641,7 @@ export function errorText(err, where = "") {
     if (key && STRINGS[lang][key] !== undefined) return t(key);
   }
   if (err.status === 429) return t("err_rate_limited");
+  if (err.status === 503) return t("err_busy"); // a node full or stopping answers in plain words
   return lang === "en" && (err.message || code) ? `${t("error")}: ${err.message || code}` : t("err_generic");
 }
 
