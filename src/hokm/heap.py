@@ -54,9 +54,9 @@ class GcPolicy:
     collection runs only once the process's peak resident memory (``peak``, bytes) has doubled
     since the last one, and grown by at least ``grow`` bytes, or at the latest every
     ``collect_every`` seconds: whatever makes cycles in the frozen heap shows first as memory.
-    Memory that more players explain is not counted: each connection the process holds above the
-    number it held at the last full collection (``connections``, the most seen since) accounts for
-    ``per_connection`` bytes of the growth. A node holds about 110 KiB per connection, its share of
+    Memory that more players explain is not counted: each connection above the most the process had
+    held at once by its last full collection (``connections()`` is the number held now; like the
+    peak, the most never falls) accounts for ``per_connection`` bytes of the growth. A node holds about 110 KiB per connection, its share of
     a table included, so a node filling up with players meets no full collection, where it met one
     at each doubling, two seconds long at 12,000 connections (docs/performance.md, "One node at a
     human pace: 5,000 tables"); memory that grows while the players do not still brings one.
@@ -91,7 +91,10 @@ class GcPolicy:
         self.grow, self._peak = grow, peak
         self._connections, self.per_connection = connections, per_connection
         self._peak_at_full = peak()
-        self._connections_at_full = self._most_connections = connections()
+        # The most connections held at once since start, and that most at the last full collection:
+        # like ``peak``, it never falls, so players coming back to memory they had used before are
+        # not counted twice.
+        self._most_connections = self._most_at_full = connections()
         self._skip = 0  # ticks left that only freeze (the last walk of the young objects found nothing)
         self._closed_at_walk = closed()
         self.young_walks = 0
@@ -110,15 +113,16 @@ class GcPolicy:
         self._on_pause("full", time.thread_time() - t0)
         self._last_full = self._clock()
         self._peak_at_full = self._peak()
-        self._connections_at_full = self._most_connections = self._connections()
+        self._most_connections = max(self._most_connections, self._connections())
+        self._most_at_full = self._most_connections
         self.full_collections += 1
 
     def _full_due(self) -> bool:
         if self._clock() - self._last_full >= self.collect_every:
             return True
         self._most_connections = max(self._most_connections, self._connections())
-        players = self.per_connection * (self._most_connections - self._connections_at_full)
-        grown = self._peak() - self._peak_at_full - max(0, players)
+        players = self.per_connection * (self._most_connections - self._most_at_full)
+        grown = self._peak() - self._peak_at_full - players
         return grown >= self.grow and grown >= self._peak_at_full
 
     def tick(self) -> None:

@@ -279,6 +279,18 @@ def test_memory_that_more_players_explain_brings_no_full_collection(policy: tupl
     clock.now += 1
     p.tick()
     assert ref() is None and p.full_collections == 2
+    # At night most leave and the hours bring a full collection; the next evening they come back to memory
+    # the process held before (the peak does not move): no allowance is counted for them a second time, so
+    # memory that grows past the peak counts whole.
+    conns[0] = 100
+    clock.now += 4 * 3600
+    p.tick()
+    assert p.full_collections == 3
+    conns[0] = 14_000
+    peak[0] += 3900 * mib  # 7.6 GB: doubled since the last full collection, with no more players than ever
+    clock.now += 1
+    p.tick()
+    assert p.full_collections == 4
 
 
 def test_a_closed_connection_is_freed_without_a_collection(tmp_path: Path) -> None:

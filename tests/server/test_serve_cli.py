@@ -196,8 +196,8 @@ def test_a_connection_without_a_whole_request_head_in_time_is_closed(tmp_path: P
 
 def test_a_node_past_the_most_connections_it_holds_answers_503_and_keeps_its_own(tmp_path: Path) -> None:
     """A node that ran out of file handles could no longer open its database files, and the players
-    past it hung unanswered. It now holds at most its open-file limit less a reserve (here 400 - 256 =
-    144 connections); a connection past that is answered 503 at once and closed, the connections it
+    past it hung unanswered. It now holds at most its open-file limit less a reserve (256, or a quarter of
+    a smaller limit: here 400 - 100 = 300 connections); a connection past that is answered 503 at once and closed, the connections it
     holds go on working, and once the flood is gone new ones are served."""
     import http.client
     import select
@@ -205,11 +205,11 @@ def test_a_node_past_the_most_connections_it_holds_answers_503_and_keeps_its_own
 
     import websockets.sync.client
 
-    from hokm.cli.serve import OPEN_FILES_RESERVE
+    from hokm.cli.serve import connections_for
 
     from .harness import ServerProcess
 
-    most = 400 - OPEN_FILES_RESERVE
+    most = connections_for(400)
     server = ServerProcess(tmp_path, open_files=400).start()
     flood: list[socket.socket] = []
     try:
@@ -253,6 +253,35 @@ def test_a_node_past_the_most_connections_it_holds_answers_503_and_keeps_its_own
     log = server.log()
     assert "Traceback" not in log and "unable to open" not in log, log
     assert log.count("answered 503") == 1, log  # one line, not one per connection
+
+
+def test_the_connections_a_node_holds_leave_it_file_handles_of_its_own() -> None:
+    """256 handles are kept, or a quarter of a smaller limit: macOS starts a process at 256 and a node
+    there would otherwise hold one connection."""
+    from hokm.cli.serve import connections_for
+
+    assert [connections_for(n) for n in (20_000, 1024, 400, 256, 8)] == [19_744, 768, 300, 192, 6]
+
+
+def test_a_node_raises_its_open_file_limit_as_far_as_it_may(monkeypatch: pytest.MonkeyPatch) -> None:
+    """To the hard limit; where that is "unlimited" (macOS), to the first of 65,536 and 10,240 the system takes."""
+    import resource
+
+    from hokm.cli import serve
+
+    limits = {"now": (256, resource.RLIM_INFINITY), "most": 10_240}
+
+    def setrlimit(_which: int, value: tuple[int, int]) -> None:
+        if value[0] > limits["most"]:
+            raise ValueError("over kern.maxfilesperproc")
+        limits["now"] = value
+
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: limits["now"])
+    monkeypatch.setattr(resource, "setrlimit", setrlimit)
+    assert serve.open_files() == 10_240
+    limits["now"], limits["most"] = (1024, 20_000), 20_000
+    assert serve.open_files() == 20_000 and limits["now"] == (20_000, 20_000)
+    assert serve.most_connections(None) == 19_744 and serve.most_connections(50) == 50
 
 
 def test_work_cancelled_once_the_server_is_stopping_ends_without_a_traceback() -> None:

@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
                                    ws_per_message_deflate=config.ws_compression,
                                    ws=wsprotocol.protocol_class(config.ws_compress_min),
                                    log_level=args.log_level, lifespan="on", log_config=None,
-                                   timeout_graceful_shutdown=config.shutdown_grace))
+                                   timeout_graceful_shutdown=config.shutdown_grace, backlog=listen_backlog()))
     from ..heap import GcPolicy, peak_resident
 
     # Short garbage-collection pauses with thousands of tables (docs/performance.md).
@@ -166,32 +166,60 @@ def run(args: argparse.Namespace) -> int:
 
 
 #: File handles a node keeps for itself, out of its open-file limit: its database files and their
-#: connections (PostgreSQL's pool too), its logs, its workers' pipes, the Redis bus.
+#: connections (PostgreSQL's pool too), its logs, its workers' pipes, the Redis bus. A quarter of a
+#: smaller limit (macOS starts a process at 256).
 OPEN_FILES_RESERVE = 256
+#: The open-file limit asked for where the hard limit is "unlimited" (macOS), which the soft one cannot be.
+UNLIMITED_ASK = (65536, 10240)
 
 
 def open_files() -> int | None:
-    """The process's open-file limit, first raised to the most it may be (its hard limit: many systems
-    start a process at 1,024, a few hundred players); ``None`` where it has none."""
+    """The process's open-file limit, first raised to the most it may be (many systems start a process
+    at 1,024, a few hundred players; macOS at 256); ``None`` where it has none."""
     try:
         import resource
     except ImportError:  # not a Unix
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and soft != hard:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-            soft = hard
+    asks = UNLIMITED_ASK if hard == resource.RLIM_INFINITY else (hard,)
+    for ask in asks:
+        if soft != resource.RLIM_INFINITY and soft < ask:
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (ask, hard))
+            except (ValueError, OSError):
+                continue
+            soft = ask
+            break
     return None if soft == resource.RLIM_INFINITY else soft
+
+
+def connections_for(open_files: int) -> int:
+    """The most connections a node holds with ``open_files`` file handles: the rest are its own."""
+    return max(1, open_files - min(OPEN_FILES_RESERVE, open_files // 4))
 
 
 def most_connections(setting: int | None) -> int | None:
     """The most connections a node holds at once: ``setting`` (``HOKM_MAX_CONNECTIONS``) where given, else
-    its open-file limit (:func:`open_files`) less :data:`OPEN_FILES_RESERVE`; ``None``: no limit."""
+    :func:`connections_for` its open-file limit (:func:`open_files`); ``None``: no limit."""
     limit = open_files()
     if setting is not None:
         return setting
-    return None if limit is None else max(1, limit - OPEN_FILES_RESERVE)
+    return None if limit is None else connections_for(limit)
+
+
+#: Connections plain asyncio accepts at once when the listening socket wakes it (its ``backlog``, 2,048
+#: by default), before any of them is counted: more than the file handles a node keeps for itself.
+#: uvloop, which ``uvicorn[standard]`` brings where it builds, accepts them one by one.
+ASYNCIO_BACKLOG = 32
+
+
+def listen_backlog() -> int:
+    """The listening socket's backlog: uvicorn's own (2,048) with uvloop, :data:`ASYNCIO_BACKLOG` without it."""
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return ASYNCIO_BACKLOG
+    return 2048
 
 
 def quiet_when_stopping(app: Any, stopping: Callable[[], bool]) -> Any:

@@ -44,7 +44,7 @@ FULL_LOG_EVERY = 60.0
 def protocol_class(head_timeout: float, max_connections: int | None = None) -> type[H11Protocol]:
     """uvicorn's h11 protocol, closing a connection whose request head is not in after ``head_timeout`` s, or
     whose body is not in after ``BODY_TIMES`` times that, and answering ``503`` to one past ``max_connections``."""
-    refused = [0, 0.0]  # connections refused since the last log line, and that line's time
+    refused = [0, float("-inf")]  # connections refused since the last log line, and that line's time
 
     class HokmH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
