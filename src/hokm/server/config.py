@@ -77,7 +77,8 @@ class ServerConfig(BaseSettings):
     max_connections_per_player: int = Field(12, ge=1)
     max_connections_per_address: int = Field(2000, ge=1)
     # Open connections at once, HTTP and WebSocket, per node; past it a new one is answered 503 at
-    # once (httpprotocol.py). None: the process's open-file limit less OPEN_FILES_RESERVE.
+    # once (httpprotocol.py). None: the process's open-file limit less the handles the node keeps
+    # for itself (hokm.cli.serve.connections_for).
     max_connections: int | None = Field(None, ge=1)
     bus_queue: int = Field(1000, ge=1)  # event batches a connection may fall behind before it is resynced
     max_tables: int = 10_000  # unfinished tables (waiting or playing) this node holds at most
