@@ -486,13 +486,21 @@ function seatUnder(table, sheet) {
   return [...table.el.felt.querySelectorAll(".seat")].some((e) => overlaps(s, e.getBoundingClientRect()));
 }
 
+/** The least height of the sheet in px: its close button's line, its title and a row of phrases. */
+const SHEET_LEAST = 120;
+
 /** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view), on its
  *  button's side of the cloth (talk.css). */
 function placeSheet(table, sheet) {
   const box = table.el.table.getBoundingClientRect(), bar = table.el.top.getBoundingClientRect();
   const top = Math.max(0, bar.bottom - box.top) + 6;
   sheet.style.insetBlockStart = `${top}px`;
-  sheet.style.maxBlockSize = `${Math.max(120, box.height - top - 8)}px`;
+  // It ends above the line with the turn's clock and above the hand where that leaves it room for its title and a row
+  // of phrases (it scrolls): opened during our turn, it hides neither the seconds left nor the cards to choose from.
+  const floor = Math.min(...[table.el.actions, table.el.handWrap]
+    .map((el) => el && el.getBoundingClientRect()).filter((r) => r && r.height > 0).map((r) => r.top - box.top));
+  const room = floor - top - 6;
+  sheet.style.maxBlockSize = `${room >= SHEET_LEAST ? room : Math.max(SHEET_LEAST, box.height - top - 8)}px`;
   sheet.style.right = "";
   sheet.style.maxInlineSize = "";
   // On a wide table it lies between the trick and the seat on that side where it fits there, over neither, and clear
