@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 VIEWPORTS = [
     (360, 740), (390, 844),  # phones, upright
-    (844, 390), (740, 360),  # phones, on their side
+    (844, 390), (740, 360), (667, 375),  # phones, on their side
     (768, 1024), (1024, 768),  # tablets
     (1440, 900), (1920, 1080),  # desktops
 ]
@@ -47,6 +47,19 @@ MEASURE = """() => {
   // A side's name in the score line must be read whole ("Computer 2", not "Comp…").
   out.cut = [...document.querySelectorAll("[data-testid=top-bar] .flower-name")]
     .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent);
+  // ...nor broken inside a word ("Compu" over "ter 2"): each word of a name lies on one line.
+  out.broken = [...document.querySelectorAll("[data-testid=top-bar] .flower-name")].filter((e) => {
+    const text = e.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) return false;
+    let at = 0;
+    return text.data.split(/[\\s\\u00a0]/).some((word) => {
+      const r = document.createRange();
+      r.setStart(text, at); r.setEnd(text, at + word.length); at += word.length + 1;
+      return word.length > 1 && new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size > 1;
+    });
+  }).map((e) => e.textContent);
+  // The chat button in the cloth's corner is a block of its own: over no seat and no card.
+  out.blocks.talk = box([q("[data-testid=talk]")]);
   for (const c of document.querySelectorAll("[data-testid=hand] .card")) {
     const r = c.getBoundingClientRect();
     out.cards.push({ card: c.dataset.card, suit: c.dataset.card.slice(-1), left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width });
@@ -84,6 +97,8 @@ def layout_problems(m: dict) -> list[str]:
     problems += row_break_problems(m["cards"], m["rtl"])
     if m["cut"]:
         problems.append(f"names cut short in the score line: {m['cut']}")
+    if m["broken"]:
+        problems.append(f"names broken inside a word in the score line: {m['broken']}")
     if m["scrollW"] > m["vw"] or m["scrollH"] > m["vh"]:
         problems.append(f"the page scrolls: {m['scrollW']}x{m['scrollH']}")
     return problems
