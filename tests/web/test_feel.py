@@ -409,6 +409,33 @@ def test_the_status_line_says_who_took_the_trick_while_it_is_shown(server, open_
         assert page.locator(".status-line").get_attribute("aria-live") == "polite"
 
 
+# Each time a trick's winner is marked (its card glows as the trick is swept to it): the seats that wear the turn's
+# ring then, and the winner's seat.
+WATCH_TURN_AT_SWEEP = """() => {
+  window.sweeps = [];
+  const trick = document.querySelector("[data-testid=trick]");
+  new MutationObserver(() => {
+    const won = trick.querySelector(".trick-card.winner");
+    if (!won || window.sweeps.some((s) => s.card === won.dataset.card)) return;
+    const ringed = [...document.querySelectorAll(".seat.turn")].map((e) => Number(e.dataset.seat));
+    window.sweeps.push({ card: won.dataset.card, winner: Number(won.dataset.seat), ringed });
+  }).observe(trick, { subtree: true, attributes: true, attributeFilter: ["class"] });
+}"""
+
+
+def test_the_turns_ring_moves_to_the_tricks_winner_while_the_trick_is_shown(server, open_page):
+    """The ring that says whose turn it is stayed on the seat that played the last card while the full trick lay on
+    the cloth and was swept away, over a second, while the line said who took it and the winner's own clock already
+    ran: two seats looked as if it were theirs to play. It moves as each card lands, to the winner after the last."""
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"speed": "normal"})
+    start_vs_computer(page, players=4, target=7, nickname="Sara")
+    page.evaluate(WATCH_TURN_AT_SWEEP)
+    my_play_turn(page, "v.completed.length >= 3 && v.phase === 'play'")
+    sweeps = page.evaluate("window.sweeps")
+    assert len(sweeps) >= 2, sweeps
+    assert all(s["ringed"] == [s["winner"]] for s in sweeps), sweeps
+
+
 @pytest.mark.parametrize("choice", ["keep", "pass"])
 def test_a_draw_says_what_it_took_and_what_it_burned(server, open_page, choice):
     """With two players the draw's dialog shows only the top card of the stock; the next card (burned after a keep,

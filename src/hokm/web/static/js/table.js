@@ -1150,7 +1150,10 @@ export class Table {
   async animatePlays(prev, v, plays) {
     // Show the state just before, then add each new card with a flight from its player.
     let trickNo = prev.completed.length;
-    for (const p of plays) {
+    for (const [i, p] of plays.entries()) {
+      // Who plays once this card is down: the next card's player (after a full trick, its winner leads it), or after
+      // the last card the view's. The ring leaves a seat as its card lands, not when the whole batch has been shown.
+      const next = i + 1 < plays.length ? plays[i + 1].seat : (v.phase === "play" ? v.to_move : null);
       if (p.trick > trickNo) trickNo = p.trick;
       const inTrickIdx = this.el.trick.querySelectorAll(".trick-card").length;
       const from = p.seat === v.seat ? this.el.hand.querySelector(`[data-card="${p.card}"]`) : null;
@@ -1168,6 +1171,7 @@ export class Table {
         { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) rotate(0deg) scale(${fromRect ? 1 : 0.6})`, opacity: fromRect ? 1 : 0.2 },
         { transform: `translate(-50%, -50%) rotate(var(--tilt))`, opacity: 1 },
       ], { duration: settings.dur(260), easing: "cubic-bezier(.2,.8,.2,1)" }).finished.catch(() => {});
+      this.markTurn(next);
       // A full trick: pause so it can be read, then sweep it to the winner.
       const tr = v.completed[p.trick];
       if (tr && el.parentNode && this.el.trick.querySelectorAll(".trick-card").length === v.players) {
@@ -1177,6 +1181,13 @@ export class Table {
         sound.play("trick");
         this.say(this.trickToText(tr.winner));
       }
+    }
+  }
+
+  /** The turn's ring on ``seat``'s picture alone (null: on none), between two drawings of the seats. */
+  markTurn(seat) {
+    for (const el of [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]) {
+      el.classList.toggle("turn", Number(el.dataset.seat) === seat);
     }
   }
 
