@@ -533,17 +533,19 @@ def test_the_chat_sheet_gives_way_to_the_turn_where_it_covers_the_trick(server, 
     page.wait_for_function(f"() => !({SHEET_OPEN})()", timeout=3000)
 
 
-# What the open chat sheet lies over of the line with the turn's clock and of the hand, in px of height, and whether its
-# last row (the emotes) can be scrolled to.
+# What the open chat sheet lies over of the line with the turn's clock and of the hand, in px of height; whether its
+# emotes' row and how many of its phrases are in sight as it opens; and whether its note can be scrolled to.
 SHEET_OVER_TURN = """() => {
   const s = document.querySelector('[data-testid=talk-sheet]'), r = s.getBoundingClientRect();
   const over = (sel) => { const q = document.querySelector(sel).getBoundingClientRect();
     return r.left < q.right && r.right > q.left ? Math.max(0, r.bottom - q.top) : 0; };
-  const faces = s.querySelector('.talk-emotes');
-  faces.scrollIntoView({ block: 'nearest' });
-  const f = faces.getBoundingClientRect(), after = s.getBoundingClientRect();
+  const inside = (e) => { const q = e.getBoundingClientRect(); return q.top >= r.top - 1 && q.bottom <= r.bottom + 1; };
+  const faces = s.querySelector('.talk-emotes'), phrases = [...s.querySelectorAll('button[data-phrase]')];
+  const seen = { emotes: inside(faces), phrases: phrases.filter(inside).length };
+  const note = s.querySelector('.chat-friends-only');
+  note.scrollIntoView({ block: 'nearest' });
   return { timer: over('[data-testid=timer-line]'), hand: over('[data-testid=hand]'), height: Math.round(r.height),
-           emotes: f.top >= after.top - 1 && f.bottom <= after.bottom + 1, turn: document.querySelector('.your-turn') !== null,
+           ...seen, note: inside(note), turn: document.querySelector('.your-turn') !== null,
            onScreen: r.top >= 0 && r.bottom <= innerHeight + 0.5 };
 }"""
 
@@ -560,9 +562,11 @@ def test_the_chat_sheet_opened_during_our_turn_leaves_the_clock_and_the_hand_in_
     start_vs_computer(page, players=4, target=7)
     my_play_turn(page)
     open_chat(page)
+    page.wait_for_selector("[data-testid=chat-no-friends]")  # no friend at the table: no box, the note says why
     m = page.evaluate(SHEET_OVER_TURN)
     assert m["turn"] and m["timer"] == 0 and m["hand"] == 0, m
-    assert m["height"] >= 120 and m["emotes"] and m["onScreen"], m
+    # what is used most in sight as it opens (the emotes and the first phrases), the note about friends a scroll away
+    assert m["height"] >= 120 and m["emotes"] and m["phrases"] >= 4 and m["note"] and m["onScreen"], m
     shot(page, f"talk-sheet-during-turn-{lang}-{size[0]}x{size[1]}")
 
 
