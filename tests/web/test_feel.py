@@ -248,6 +248,25 @@ def test_review_steps_through_every_trick_of_the_hand(server, open_page):
     page.wait_for_selector(".overlay", state="hidden", timeout=2000)
 
 
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 740, "height": 360}], ids=["upright", "on-its-side"])
+def test_the_score_sheet_opened_on_our_turn_says_our_time(server, open_page, viewport):
+    """On a phone the score sheet takes the whole screen: opened on our turn it hid our clock while the seconds ran
+    out. Our time shows under its title, as in the trick review; when the turn ends under it, it closes."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7, nickname="سارا")
+    my_play_turn(page)
+    page.click(".sheet-btn")
+    page.wait_for_selector(".overlay[data-kind='sheet'] .choice-timer:not(:empty)")
+    clock = page.locator(".overlay[data-kind='sheet'] .choice-timer")
+    assert re.fullmatch("[۰-۹]+ ثانیه مانده", clock.inner_text()), clock.inner_text()
+    assert page.evaluate("""() => { const r = document.querySelector(".overlay[data-kind='sheet'] .choice-timer").getBoundingClientRect();
+      const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !!e && e.classList.contains('choice-timer') && r.bottom <= innerHeight; }""")
+    shot(page, f"score-sheet-on-our-turn-fa-{viewport['width']}")
+    page.evaluate("() => { const tb = window.hokmDebug.table; tb.shown = { ...tb.shown, legal: [] }; tb.drawTimers(); }")
+    page.wait_for_selector(".overlay", state="hidden", timeout=2000)
+
+
 def test_score_sheet_in_persian(server, open_page):
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR")
     start_vs_computer(page, players=4, target=7, nickname="Sara")
@@ -434,6 +453,28 @@ def test_the_turns_ring_moves_to_the_tricks_winner_while_the_trick_is_shown(serv
     sweeps = page.evaluate("window.sweeps")
     assert len(sweeps) >= 2, sweeps
     assert all(s["ringed"] == [s["winner"]] for s in sweeps), sweeps
+
+
+# The cloth's lower edge, the height of the line under it and the top of the hand's first card.
+CLOTH_AND_LINE = """() => { const f = document.querySelector('.felt').getBoundingClientRect();
+  const a = document.querySelector('[data-testid=timer-line]').getBoundingClientRect();
+  return [Math.round(f.bottom), Math.round(a.height), Math.round(document.querySelector('[data-testid=hand] .card').getBoundingClientRect().top)]; }"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 390, "height": 844}], ids=["360", "390"])
+def test_a_note_beside_your_turn_moves_nothing(server, open_page, viewport):
+    """On a small phone what a draw took, beside «نوبت شماست» and the clock, took three lines and the pill two: the
+    line under the cloth grew by 12 px, and the cloth shrank, for as long as the note showed."""
+    page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=2, target=7, nickname="سارا")
+    my_play_turn(page)
+    page.wait_for_timeout(300)
+    before = page.evaluate(CLOTH_AND_LINE)
+    page.evaluate("() => window.hokmDebug.table.note('بی\u200cبی گشنیز را برداشتید و ۱۰ خشت سوخت')")
+    page.wait_for_function("() => !document.querySelector('.table-note').hidden")
+    assert page.evaluate(CLOTH_AND_LINE) == before
+    assert page.locator(".your-turn").evaluate("(e) => e.getClientRects().length === 1 && e.getBoundingClientRect().height < 30")
+    shot(page, f"note-beside-turn-fa-{viewport['width']}")
 
 
 @pytest.mark.parametrize("choice", ["keep", "pass"])

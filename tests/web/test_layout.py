@@ -14,6 +14,7 @@ import time
 import pytest
 
 from .conftest import act_once, act_until_asked, shot, table_view
+from .test_feel import my_play_turn
 from .test_table import start_vs_computer
 
 pytestmark = pytest.mark.browser
@@ -407,3 +408,20 @@ def test_a_choice_on_the_clock_shows_its_time_in_its_own_box(server, open_page, 
     page.evaluate("() => window.hokmDebug.table.closeModal()")
     page.wait_for_function("() => { const l = document.querySelector('.my-timer'); return l.textContent !== '' "
                            "&& getComputedStyle(l).visibility === 'visible'; }", timeout=3000)
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_your_clocks_ring_lies_clear_of_your_name_on_a_phone_on_its_side(server, open_page, lang):
+    """On a phone on its side your seat stands at the start of the line under the cloth: the ring of your clock lay
+    over the first letter of «شما» and 2 px from the screen's edge."""
+    page = open_page(server + "/", viewport={"width": 844, "height": 390}, settings={"lang": lang})
+    start_vs_computer(page, players=4, target=7)
+    my_play_turn(page)
+    for w, h in ((844, 390), (740, 360), (667, 375)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_function("() => document.querySelector('.me-slot .seat.timing') !== null")
+        m = page.evaluate("""() => { const s = document.querySelector('.me-slot .seat');
+          const r = s.querySelector('.timer-ring').getBoundingClientRect(), n = s.querySelector('.seat-name').getBoundingClientRect();
+          return { gap: Math.max(n.left - r.right, r.left - n.right), edge: Math.min(r.left, innerWidth - r.right) }; }""")
+        assert m["gap"] >= 2 and m["edge"] >= 4, (w, h, m)
+

@@ -107,8 +107,10 @@ export function scoreTable(table) {
 /** Open the sheet over the table (closed by its button, Escape or a tap outside). */
 export function openScoreSheet(table) {
   if (!table.view) return;
-  table.openModal("sheet", { title: t("scoreSheet"), body: [h("h2", {}, t("scoreSheet")), scoreTable(table),
+  table.openModal("sheet", { title: t("scoreSheet"), body: [h("h2", {}, t("scoreSheet")),
+    h("p.choice-timer", { "aria-live": "off" }), scoreTable(table),
     h("button.btn.sheet-close", { type: "button", onclick: () => table.closeModal("sheet") }, t("close"))] }, { dismissable: true });
+  table.drawTimers(); // opened on your turn, it covers the line with your clock: the clock shows in it
 }
 
 /** The bar button that opens it. */

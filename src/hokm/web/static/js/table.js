@@ -461,13 +461,15 @@ export class Table {
     const left = mine ? Math.max(0, d.at * 1000 - this.now()) : 0;
     const text = mine ? t("timer", { n: Math.ceil(left / 1000) }) : "";
     if (this.el.timerText) this.el.timerText.textContent = text;
-    // A choice on the clock (the Hokm, a card from the stock) and the trick review say your time in their own box:
+    // A choice on the clock (the Hokm, a card from the stock), the trick review and the score sheet say your time in
+    // their own box:
     // on a small phone the box lies over the line below the table, clock and all.
     const inBox = this.el.overlay.hidden ? null : this.el.overlay.querySelector(".choice-timer");
     if (inBox) {
-      // The trick review opened on our turn: when the turn ends under it (the clock ran out and a card was played
-      // for us), it closes, and the table says what happened.
-      if (!text && inBox.textContent && this.el.overlay.dataset.kind === "last") { this.closeModal("last"); return; }
+      // The trick review or the score sheet opened on our turn: when the turn ends under it (the clock ran out and a
+      // card was played for us), it closes, and the table says what happened.
+      const kind = this.el.overlay.dataset.kind;
+      if (!text && inBox.textContent && (kind === "last" || kind === "sheet")) { this.closeModal(kind); return; }
       inBox.textContent = text;
       inBox.classList.toggle("urgent", mine && left < 5000);
     }
