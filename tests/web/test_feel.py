@@ -251,7 +251,8 @@ def test_review_steps_through_every_trick_of_the_hand(server, open_page):
 @pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 740, "height": 360}], ids=["upright", "on-its-side"])
 def test_the_score_sheet_opened_on_our_turn_says_our_time(server, open_page, viewport):
     """On a phone the score sheet takes the whole screen: opened on our turn it hid our clock while the seconds ran
-    out. Our time shows under its title, as in the trick review; when the turn ends under it, it closes."""
+    out. Our time shows under its title, as in the trick review; when the turn ends under it, it closes (one opened
+    while others played stays)."""
     page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
     start_vs_computer(page, players=4, target=7, nickname="سارا")
     my_play_turn(page)
@@ -263,8 +264,18 @@ def test_the_score_sheet_opened_on_our_turn_says_our_time(server, open_page, vie
       const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       return !!e && e.classList.contains('choice-timer') && r.bottom <= innerHeight; }""")
     shot(page, f"score-sheet-on-our-turn-fa-{viewport['width']}")
-    page.evaluate("() => { const tb = window.hokmDebug.table; tb.shown = { ...tb.shown, legal: [] }; tb.drawTimers(); }")
+    end_of_turn = "() => { const tb = window.hokmDebug.table; tb.shown = { ...tb.shown, legal: [] }; tb.drawTimers(); }"
+    page.evaluate(end_of_turn)
     page.wait_for_selector(".overlay", state="hidden", timeout=2000)
+    # Opened while others play, it is ours to close: our turn coming and going under it leaves it open.
+    page.evaluate("() => { const tb = window.hokmDebug.table; tb.shown = { ...tb.shown, legal: [] }; tb.drawTimers(); }")
+    page.click(".sheet-btn")
+    page.wait_for_selector(".overlay[data-kind='sheet'] .sheet-close")
+    page.evaluate("() => { const tb = window.hokmDebug.table; tb.shown = tb.view; tb.drawTimers(); }")
+    assert clock.inner_text()  # the turn came: the clock in the sheet
+    page.evaluate(end_of_turn)
+    page.wait_for_timeout(300)
+    assert page.locator(".overlay[data-kind='sheet']").is_visible()
 
 
 def test_score_sheet_in_persian(server, open_page):
@@ -429,7 +440,7 @@ def test_the_status_line_says_who_took_the_trick_while_it_is_shown(server, open_
 
 
 # Each time a trick's winner is marked (its card glows as the trick is swept to it): the seats that wear the turn's
-# ring then, and the winner's seat.
+# ring and a clock's ring then, the winner's seat and the last card's player's.
 WATCH_TURN_AT_SWEEP = """() => {
   window.sweeps = [];
   const trick = document.querySelector("[data-testid=trick]");
@@ -437,7 +448,9 @@ WATCH_TURN_AT_SWEEP = """() => {
     const won = trick.querySelector(".trick-card.winner");
     if (!won || window.sweeps.some((s) => s.card === won.dataset.card)) return;
     const ringed = [...document.querySelectorAll(".seat.turn")].map((e) => Number(e.dataset.seat));
-    window.sweeps.push({ card: won.dataset.card, winner: Number(won.dataset.seat), ringed });
+    const clocks = [...document.querySelectorAll(".seat.timing")].map((e) => Number(e.dataset.seat));
+    const last = Number([...trick.querySelectorAll(".trick-card")].at(-1).dataset.seat);
+    window.sweeps.push({ card: won.dataset.card, winner: Number(won.dataset.seat), last, ringed, clocks });
   }).observe(trick, { subtree: true, attributes: true, attributeFilter: ["class"] });
 }"""
 
@@ -449,10 +462,10 @@ def test_the_turns_ring_moves_to_the_tricks_winner_while_the_trick_is_shown(serv
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"speed": "normal"})
     start_vs_computer(page, players=4, target=7, nickname="Sara")
     page.evaluate(WATCH_TURN_AT_SWEEP)
-    my_play_turn(page, "v.completed.length >= 3 && v.phase === 'play'")
+    # until a trick was taken by another seat than its last card's (where the ring had to move)
+    my_play_turn(page, "v.phase === 'play' && window.sweeps.some((s) => s.winner !== s.last)")
     sweeps = page.evaluate("window.sweeps")
-    assert len(sweeps) >= 2, sweeps
-    assert all(s["ringed"] == [s["winner"]] for s in sweeps), sweeps
+    assert all(s["ringed"] == [s["winner"]] and set(s["clocks"]) <= {s["winner"]} for s in sweeps), sweeps
 
 
 # The cloth's lower edge, the height of the line under it and the top of the hand's first card.
@@ -464,17 +477,21 @@ CLOTH_AND_LINE = """() => { const f = document.querySelector('.felt').getBoundin
 @pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 390, "height": 844}], ids=["360", "390"])
 def test_a_note_beside_your_turn_moves_nothing(server, open_page, viewport):
     """On a small phone what a draw took, beside «نوبت شماست» and the clock, took three lines and the pill two: the
-    line under the cloth grew by 12 px, and the cloth shrank, for as long as the note showed."""
+    line under the cloth grew by 12 px, and the cloth shrank, for as long as the note showed. The note now takes the
+    pill's place beside the clock, whole, and nothing moves."""
     page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
     start_vs_computer(page, players=2, target=7, nickname="سارا")
     my_play_turn(page)
     page.wait_for_timeout(300)
     before = page.evaluate(CLOTH_AND_LINE)
-    page.evaluate("() => window.hokmDebug.table.note('بی\u200cبی گشنیز را برداشتید و ۱۰ خشت سوخت')")
-    page.wait_for_function("() => !document.querySelector('.table-note').hidden")
-    assert page.evaluate(CLOTH_AND_LINE) == before
-    assert page.locator(".your-turn").evaluate("(e) => e.getClientRects().length === 1 && e.getBoundingClientRect().height < 30")
-    shot(page, f"note-beside-turn-fa-{viewport['width']}")
+    for lang, text in (("fa", "بی\u200cبی گشنیز را برداشتید و ۱۰ خشت سوخت"), ("en", "You kept queen of diamonds; ten of clubs is burned")):
+        page.evaluate("(text) => window.hokmDebug.table.note(text)", text)
+        page.wait_for_function("() => !document.querySelector('.table-note').hidden")
+        assert page.evaluate(CLOTH_AND_LINE) == before, lang
+        # the note whole (no line cut off), the clock beside it on one line
+        assert page.locator(".table-note").evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), lang
+        assert page.locator(".my-timer").evaluate("(e) => e.getClientRects().length === 1 && e.getBoundingClientRect().height < 30")
+        shot(page, f"note-beside-turn-{lang}-{viewport['width']}")
 
 
 @pytest.mark.parametrize("choice", ["keep", "pass"])

@@ -708,24 +708,35 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
                                timeout=3000)
 
 
+# Where the first ace's dialog lies and how large its cards are, drawn for a given draw.
+ACE_DIALOG = """(draw) => { const t = window.hokmDebug.table;
+  t.closeModal(); t.showAceDraw({ ...t.view, hakem_draw: draw, hakem: (draw.start + draw.cards.length - 1) % 4 });
+  t.summaryUntil = Date.now() + 60000;
+  const m = document.querySelector(".overlay[data-kind='ace'] .modal"), d = m.getBoundingClientRect();
+  const bar = document.querySelector('[data-testid=top-bar]').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('.ace-cards .card-img')].map((c) => c.getBoundingClientRect().width);
+  const rows = [...document.querySelectorAll('.ace-row')].map((r) => Math.round(r.getBoundingClientRect().top));
+  return { top: d.top, bottom: d.bottom, bar: bar.bottom, narrowest: Math.min(...cards), rows, tops: new Set(rows).size,
+           scrolls: m.scrollHeight > m.clientHeight + 1 }; }"""
+
+
 @pytest.mark.parametrize("lang", ["fa", "en"])
 def test_the_first_aces_cards_are_legible_on_a_phone_on_its_side(server, open_page, lang):
-    """On a phone on its side the rows of the first ace's draw stood one under another, their cards 24 px wide, and
-    the dialog lay over the scores: now two rows a line, cards two thirds of the hand's, the bar in sight above."""
+    """On a phone on its side the rows of the first ace's draw stood one under another, their cards 25 px wide, and
+    the dialog lay over the scores: now two rows a line, cards two thirds of the hand's, under the bar however long
+    the draw (six cards a seat in a line)."""
     page = open_page(server + "/", viewport={"width": 740, "height": 360}, locale="fa-IR" if lang == "fa" else "en-US",
                      settings={"lang": lang})
     start_vs_computer(page, players=4, target=3)
-    page.evaluate("() => { const t = window.hokmDebug.table; t.showAceDraw(t.view); t.summaryUntil = Date.now() + 60000; }")
-    page.wait_for_selector(".overlay[data-kind='ace'] .ace-row")
-    m = page.evaluate("""() => { const d = document.querySelector(".overlay[data-kind='ace'] .modal").getBoundingClientRect();
-      const bar = document.querySelector('[data-testid=top-bar]').getBoundingClientRect();
-      const cards = [...document.querySelectorAll('.ace-cards .card-img')].map((c) => c.getBoundingClientRect().width);
-      const rows = [...document.querySelectorAll('.ace-row')].map((r) => Math.round(r.getBoundingClientRect().top));
-      return { top: d.top, bottom: d.bottom, bar: bar.bottom, narrowest: Math.min(...cards), rows, tops: new Set(rows).size,
-               scrolls: document.querySelector(".overlay[data-kind='ace'] .modal").scrollHeight > d.height + 1 }; }""")
-    assert m["narrowest"] >= 34 and m["tops"] == (len(m["rows"]) + 1) // 2, m
-    assert m["top"] >= m["bar"] and m["bottom"] <= 360 and not m["scrolls"], m
+    short = page.evaluate(ACE_DIALOG, {"start": 1, "cards": ["7H", "9C", "QD", "2S", "TH", "AD"]})
+    assert short["narrowest"] >= 34 and short["tops"] == 2 and not short["scrolls"], short
+    assert short["top"] >= short["bar"] and short["bottom"] <= 360, short
     shot(page, f"first-ace-landscape-{lang}-740")
+    deck = [r + s for s in "SHDC" for r in "23456789TJQK"]
+    long = page.evaluate(ACE_DIALOG, {"start": 3, "cards": [*deck[:23], "AC"]})  # six cards a seat
+    assert long["narrowest"] >= 34 and long["tops"] == 2 and not long["scrolls"], long
+    assert long["top"] >= long["bar"] and long["bottom"] <= 360, long
+    shot(page, f"first-ace-landscape-long-{lang}-740")
 
 
 # What the hand's summary hides of the table: a score of the bar or a seat's name or tricks that the summary's box

@@ -347,8 +347,10 @@ def queued_pair(base: str) -> tuple[dict, dict, str]:  # type: ignore[type-arg]
     for name in ("Ali", "بهار"):
         g = httpx.post(base + "/api/guest", json={"nickname": name}, timeout=20).json()
         people.append({"token": g["token"], "player_id": g["player_id"], "nickname": g["nickname"]})
-    for p in people:
-        api(base, p["token"], "POST", "/api/queue", {"players": 2})
+    # Both at once: the server fills a seat with the computer after a second's wait (the fixture's queue_wait), which
+    # two requests one after the other can outlast on a loaded machine.
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda p: api(base, p["token"], "POST", "/api/queue", {"players": 2}), people))
     tables = set()
     for p in people:
         for _ in range(100):

@@ -60,7 +60,7 @@ export function toggleReview(table) {
 
   const box = table.openModal("last", { title: t("lastTrick"), body: [title, board, led, won,
     h("div.row.review-nav", {}, prev, next), h("p.choice-timer", { "aria-live": "off" }), close] }, { dismissable: true });
-  table.drawTimers(); // opened on your turn, it covers the line below the table: your clock shows in it
+  table.clockInBox(); // opened on your turn, it covers the line below the table: your clock shows in it
   box.addEventListener("keydown", (ev) => {
     // Arrows follow the page's direction: the earlier trick is on the reading side.
     const back = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";

@@ -110,7 +110,7 @@ export function openScoreSheet(table) {
   table.openModal("sheet", { title: t("scoreSheet"), body: [h("h2", {}, t("scoreSheet")),
     h("p.choice-timer", { "aria-live": "off" }), scoreTable(table),
     h("button.btn.sheet-close", { type: "button", onclick: () => table.closeModal("sheet") }, t("close"))] }, { dismissable: true });
-  table.drawTimers(); // opened on your turn, it covers the line with your clock: the clock shows in it
+  table.clockInBox(); // opened on your turn, it covers the line with your clock: the clock shows in it
 }
 
 /** The bar button that opens it. */

@@ -357,7 +357,8 @@ export class Table {
       e.trump.classList.remove("empty");
       e.trump.title = t("trumpIs", { suit: suitName(v.trump) });
     } else {
-      e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit.unknown", {}, t("questionMark")));
+      e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit.unknown", { "aria-hidden": "true" }, t("questionMark")),
+        h("span.sr-only", {}, t("trumpUnknown")));
       e.trump.classList.add("empty");
     }
     e.handNo.textContent = t("handN", { n: v.hand_index + 1 - (v.phase === "deal" || v.phase === "over" ? (v.results.length ? 1 : 0) : 0) });
@@ -446,7 +447,9 @@ export class Table {
     for (const seatEl of [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]) {
       const s = Number(seatEl.dataset.seat);
       const ring = seatEl.querySelector(".timer-ring");
-      if (!d || d.seat !== s) { seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing"); continue; }
+      if (!d || d.seat !== s || (this.ringAt !== undefined && this.ringAt !== s)) {
+        seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing"); continue;
+      }
       const left = Math.max(0, d.at * 1000 - this.now());
       const frac = d.seconds > 0 ? Math.min(1, left / (d.seconds * 1000)) : 0;
       seatEl.classList.add("timing");
@@ -468,8 +471,9 @@ export class Table {
     if (inBox) {
       // The trick review or the score sheet opened on our turn: when the turn ends under it (the clock ran out and a
       // card was played for us), it closes, and the table says what happened.
+      // (Opened while others played, it stays when our turn comes and goes under it: we opened it to read it.)
       const kind = this.el.overlay.dataset.kind;
-      if (!text && inBox.textContent && (kind === "last" || kind === "sheet")) { this.closeModal(kind); return; }
+      if (!text && inBox.dataset.onTurn && (kind === "last" || kind === "sheet")) { this.closeModal(kind); return; }
       inBox.textContent = text;
       inBox.classList.toggle("urgent", mine && left < 5000);
     }
@@ -1152,6 +1156,8 @@ export class Table {
   async animatePlays(prev, v, plays) {
     // Show the state just before, then add each new card with a flight from its player.
     let trickNo = prev.completed.length;
+    this.ringAt = plays[0].seat; // the first card's player until it lands
+    try {
     for (const [i, p] of plays.entries()) {
       // Who plays once this card is down: the next card's player (after a full trick, its winner leads it), or after
       // the last card the view's. The ring leaves a seat as its card lands, not when the whole batch has been shown.
@@ -1184,13 +1190,27 @@ export class Table {
         this.say(this.trickToText(tr.winner));
       }
     }
+    } finally {
+      this.ringAt = undefined; // the seats' next drawing marks them from the view
+    }
   }
 
-  /** The turn's ring on ``seat``'s picture alone (null: on none), between two drawings of the seats. */
+  /** The turn's ring on ``seat``'s picture alone (null: on none), between two drawings of the seats; a clock's ring
+   *  too, where that seat has one (another seat's clock, the last card's player's, waits until its card is shown). */
   markTurn(seat) {
+    this.ringAt = seat;
     for (const el of [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]) {
       el.classList.toggle("turn", Number(el.dataset.seat) === seat);
     }
+    this.drawTimers();
+  }
+
+  /** A box over the table with the clock in it (the trick review, the score sheet), just opened: its clock drawn, and
+   *  marked as opened on our turn if it shows one (it then closes when the turn ends under it). */
+  clockInBox() {
+    this.drawTimers();
+    const inBox = this.el.overlay.querySelector(".choice-timer");
+    if (inBox && inBox.textContent) inBox.dataset.onTurn = "1";
   }
 
   async collectTrick(winner) {

@@ -350,6 +350,7 @@ function textPanel(table) {
       if (friends.some((f) => f.table === chat.tableId)) { form.hidden = false; return; }
       note.textContent = t("chatNoFriendsHere");
       note.dataset.testid = "chat-no-friends";
+      note.classList.add("chat-nobody"); // the sheet then holds no box and no log (talk.css)
       if (!chat.log.length) log.hidden = true; // an empty log at a table of strangers says nothing
     }, () => { form.hidden = false; });
   }
@@ -495,12 +496,13 @@ function placeSheet(table, sheet) {
   const box = table.el.table.getBoundingClientRect(), bar = table.el.top.getBoundingClientRect();
   const top = Math.max(0, bar.bottom - box.top) + 6;
   sheet.style.insetBlockStart = `${top}px`;
-  // It ends above the line with the turn's clock and above the hand where that leaves it room for its title and a row
-  // of phrases (it scrolls): opened during our turn, it hides neither the seconds left nor the cards to choose from.
+  // Opened during our turn it ends above the line with the turn's clock and above the hand, however short that leaves
+  // it (it scrolls; SHEET_LEAST at the least): it hides neither the seconds left nor the cards to choose from.
+  const whole = box.height - top - 8;
   const floor = Math.min(...[table.el.actions, table.el.handWrap]
     .map((el) => el && el.getBoundingClientRect()).filter((r) => r && r.height > 0).map((r) => r.top - box.top));
-  const room = floor - top - 6;
-  sheet.style.maxBlockSize = `${room >= SHEET_LEAST ? room : Math.max(SHEET_LEAST, box.height - top - 8)}px`;
+  const room = myTurn(table) ? Math.min(whole, floor - top - 6) : whole;
+  sheet.style.maxBlockSize = `${Math.max(SHEET_LEAST, room)}px`;
   sheet.style.right = "";
   sheet.style.maxInlineSize = "";
   // On a wide table it lies between the trick and the seat on that side where it fits there, over neither, and clear
