@@ -465,8 +465,7 @@ export class Table {
     const text = mine ? t("timer", { n: Math.ceil(left / 1000) }) : "";
     if (this.el.timerText) this.el.timerText.textContent = text;
     // A choice on the clock (the Hokm, a card from the stock), the trick review and the score sheet say your time in
-    // their own box:
-    // on a small phone the box lies over the line below the table, clock and all.
+    // their own box: on a small phone the box lies over the line below the table, clock and all.
     const inBox = this.el.overlay.hidden ? null : this.el.overlay.querySelector(".choice-timer");
     if (inBox) {
       // The trick review or the score sheet opened on our turn: when the turn ends under it (the clock ran out and a
