@@ -278,6 +278,27 @@ def test_the_score_sheet_opened_on_our_turn_says_our_time(server, open_page, vie
     assert page.locator(".overlay[data-kind='sheet']").is_visible()
 
 
+def test_the_trick_review_opened_as_our_card_goes_stays_open(server, open_page):
+    """A review opened after our card went and before the server took it was opened to read: the turn it answered
+    ending under it (the card accepted) leaves it open."""
+    page = open_page(server + "/", viewport=PHONE, settings={"nickname": "Mina"})
+    start_vs_computer(page, players=4, target=7)
+    my_play_turn(page, "v.completed.length >= 1 && v.hand.length >= 3")
+    # Hold our card on its way, as a slow network would.
+    page.evaluate("""() => { const tb = window.hokmDebug.table, send = tb.hooks.onAction;
+        tb.hooks.onAction = (a) => { window.heldAction = () => { tb.hooks.onAction = send; send(a); }; }; }""")
+    page.locator(".hand .card.playable").first.click(position={"x": 12, "y": 16})
+    page.wait_for_function("() => !!window.heldAction")
+    before = len(table_view(page)["hand"])
+    page.click(".last-btn")
+    page.wait_for_selector(".overlay[data-kind='last'] .review-card.winner")
+    page.evaluate("() => window.heldAction()")
+    wait_view(page, f"v.hand.length === {before - 1}")
+    page.wait_for_function("() => !window.hokmDebug.table.busy && window.hokmDebug.table.shown === window.hokmDebug.table.view")
+    page.wait_for_timeout(300)
+    assert page.locator(".overlay[data-kind='last'] .review-card.winner").is_visible()
+
+
 def test_score_sheet_in_persian(server, open_page):
     page = open_page(server + "/", viewport=PHONE, locale="fa-IR")
     start_vs_computer(page, players=4, target=7, nickname="Sara")

@@ -852,7 +852,9 @@ export class Table {
   send(action) {
     if (!this.isMyTurn()) return;
     this.hintCard = null;
-    // No optimistic play: the card moves when the server's event says it was accepted.
+    // No optimistic play: the card moves when the server's event says it was accepted. Until then the turn is
+    // answered: a box opened in the meantime was not opened on our turn (see clockInBox).
+    this.answered = this.view;
     this.el.table.classList.add("sending");
     this.hooks.onAction && this.hooks.onAction(action);
     setTimeout(() => this.el.table.classList.remove("sending"), 400);
@@ -1205,11 +1207,12 @@ export class Table {
   }
 
   /** A box over the table with the clock in it (the trick review, the score sheet), just opened: its clock drawn, and
-   *  marked as opened on our turn if it shows one (it then closes when the turn ends under it). */
+   *  marked as opened on our turn if it shows one (it then closes when the turn ends under it). Opened after our
+   *  card went and before the server took it, it was opened to read, not to think over the turn: it stays. */
   clockInBox() {
     this.drawTimers();
     const inBox = this.el.overlay.querySelector(".choice-timer");
-    if (inBox && inBox.textContent) inBox.dataset.onTurn = "1";
+    if (inBox && inBox.textContent && this.answered !== this.view) inBox.dataset.onTurn = "1";
   }
 
   async collectTrick(winner) {
