@@ -347,6 +347,38 @@ def test_a_trick_says_whose_card_is_whose_and_its_cards_read(server, open_page, 
     assert not problems, (problems, boxes)
 
 
+# Thirteen cards in three suits, laid out 4, 5 and 4 (the trump first, then the colours alternating): no two
+# neighbours fit one row of eight, a 360 px phone's longest, so keeping each suit whole there takes three rows.
+THREE_ROWS = ("H", ["AH", "KH", "9H", "4H", "AS", "QS", "TS", "7S", "KC", "JC", "8C", "5C", "2C"])
+
+
+def test_a_hand_of_three_rows_leaves_the_trick_legible(server, open_page):
+    """A hand whose suits fit two rows only if one is split: where the screen is tall enough each suit keeps its row
+    and the hand takes three; on a 360 x 640 phone three rows shrank the cloth until the trick's cards were 36 px
+    wide, so there a suit shares two rows instead, and the trick keeps its size."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=7)
+    bring_to_trick(page, 4)
+    failures: list[str] = []
+    # (At 390 px the 5 and the last 4 fit one row of nine: two rows, each suit whole.)
+    for w, h, rows in [(360, 640, 2), (360, 740, 3), (390, 844, 2)]:
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate(SHOW_HAND, list(THREE_ROWS))
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        m = page.evaluate(MEASURE)
+        tops = sorted(c["top"] for c in m["cards"])  # a lifted or a dimmed card sits a few pixels off its row
+        found = 1 + sum(1 for a, b in zip(tops, tops[1:]) if b - a > 20)
+        if found != rows:
+            failures.append(f"{w}x{h}: the hand in {found} rows, not {rows}")
+        if h > 640:
+            failures += [f"{w}x{h}: {p}" for p in row_break_problems(m["cards"], m["rtl"])]
+        failures += [f"{w}x{h}: card {c['card']} off screen" for c in m["cards"] if c["bottom"] > h + 0.5]
+        boxes = page.evaluate(TRICK_BOXES)
+        failures += [f"{w}x{h}: the trick's {pos} card {b['width']:.0f} px wide" for pos, b in boxes.items() if b["width"] < 44]
+        shot(page, f"layout/fa-three-rows-{w}x{h}")
+    assert not failures, "\n".join(failures)
+
+
 def test_the_seat_to_move_is_marked_with_animations_off(server, open_page):
     """A computer's seat has no clock ring: with animations off (the tests' setting, and a player's choice) nothing
     on the table said whose turn it was but the status line. The seat to move has a ring; no other seat does."""

@@ -58,6 +58,14 @@ export function splitsShortSuit(suits, starts, most) {
   return starts.some((b) => b > 0 && suits[b] === suits[b - 1] && runs[b] <= most);
 }
 
+/** The distance between two rows of the hand, for cards `cw` wide: a lower row leaves the rank and the suit of the
+ *  row above it in sight. */
+function rowGapOf(cw) { return Math.max(48, cw * 1.4 * 0.42); }
+
+/** The height the hand takes in `rows` rows of cards `cw` wide: 26 px above the cards leaves room for a lifted card
+ *  (playable, chosen, hinted) under the action line, and 6 px below them for a dimmed card, which sits lower. */
+function handHeight(cw, rows) { return cw * 1.4 + (rows - 1) * rowGapOf(cw) + 32; }
+
 /** Where each row of the hand starts: between two suits (a suit is read whole), or inside a suit only when that
  *  suit is longer than a row, in rows of at most `most` cards, as even as that allows; an even split when the
  *  hand cannot be cut so. */
@@ -564,7 +572,6 @@ export class Table {
     const W = e.handWrap.clientWidth || window.innerWidth;
     const cssW = e.probe.offsetWidth || 80; // the CSS card width, resolved for this viewport
     let cw = cssW;
-    let ch = cw * 1.4;
     const n = cards.length;
     // Dealing (the hand growing) measures afresh; within a deal the cards keep the narrowest width
     // and the hand the largest room it has needed, so nothing moves under the player's thumb as
@@ -583,8 +590,11 @@ export class Table {
     const longest = rows > 1 ? Math.max(maxPerRow, Math.floor((W - 8 - Math.min(cw, smallest)) / strip) + 1) : maxPerRow;
     const suits = cards.map((el) => el.dataset.card.slice(-1));
     let starts = rowStarts(suits, rows, longest);
-    // A suit that fits in a row is never split: the hand takes a row more (or two) rather than that.
-    for (let more = 1; rows > 1 && more <= 2 && splitsShortSuit(suits, starts, longest); more++) {
+    // A suit that fits in a row is never split: the hand takes a row more (or two) rather than that, where the
+    // screen has the height for it (the hand then at most 30% of it). On a shorter phone (360 x 640) a third row
+    // shrank the cloth until the trick's cards were 36 px wide: a short suit there shares two rows instead.
+    const tallEnough = (r) => handHeight(cw, r) <= 0.3 * window.innerHeight;
+    for (let more = 1; rows > 1 && more <= 2 && tallEnough(rows + more) && splitsShortSuit(suits, starts, longest); more++) {
       const next = rowStarts(suits, rows + more, longest);
       if (!splitsShortSuit(suits, next, longest)) { rows += more; starts = next; }
     }
@@ -594,17 +604,14 @@ export class Table {
     if (widest > maxPerRow && rows > 1) cw = Math.min(cw, W - 8 - (widest - 1) * strip);
     if (this.handCw) cw = Math.min(cw, this.handCw);
     this.handCw = cw;
-    ch = cw * 1.4;
     if (cw < cssW) e.hand.style.setProperty("--card-w", `${cw}px`);
     else e.hand.style.removeProperty("--card-w");
-    const rowGap = Math.max(48, ch * 0.42);
+    const rowGap = rowGapOf(cw);
     // The hand reads in the page's direction: in Persian the first card (trump first, the highest first) is at the
     // right and the order runs leftwards. Each card still lies over the one on its left, so every card shows its
     // left strip and the rank in its corner.
     const rtl = document.documentElement.dir === "rtl";
-    // 26 px above the cards leaves room for a lifted card (playable, chosen, hinted) under the action line,
-    // and 6 px below them for a dimmed card, which sits lower.
-    const need = ch + (maxRows - 1) * rowGap + 32;
+    const need = handHeight(cw, maxRows);
     this.handRoom = Math.max(this.handRoom || 0, need);
     e.handWrap.style.height = `${this.handRoom}px`;
     cards.forEach((el, i) => {
