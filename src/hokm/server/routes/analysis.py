@@ -19,7 +19,6 @@ from typing import Any
 from starlette.requests import Request
 from starlette.routing import Route
 
-from ...search.analysis import analyse_record_json
 from ..cpu import Busy
 from ..errors import ApiError
 from ..limits import check_all
@@ -35,6 +34,14 @@ NODE_LIMIT = 1_000_000
 def analysis_memo() -> Memo[tuple[str, int], dict[str, Any]]:
     """Finished hands' analyses by ``(game_id, hand)``, the 512 most recently asked for."""
     return Memo(512)
+
+
+def analyse_in_worker(record: str | bytes, node_limit: int, hand: int) -> dict[str, Any]:
+    """:func:`hokm.search.analysis.analyse_record_json`, imported in the analysis worker that runs it: the solver's
+    compiled kernels (0.7 s of loading) stay out of the server's own process and its start."""
+    from ...search.analysis import analyse_record_json
+
+    return analyse_record_json(record, node_limit, hand)
 
 
 _HAND = re.compile(r"[0-9]{1,4}")
@@ -59,7 +66,7 @@ async def game_analysis(request: Request) -> dict[str, Any]:
     async def compute() -> dict[str, Any]:
         check_all((s.limits["analysis"], player.id), (s.limits["address_analysis"], address_of(request)))
         try:
-            result = await s.analysis_cpu.run(analyse_record_json, row.record, NODE_LIMIT, hand)
+            result = await s.analysis_cpu.run(analyse_in_worker, row.record, NODE_LIMIT, hand)
         except Busy:
             raise ApiError("busy", "the server is analysing too many hands; try again in a moment") from None
         return {"v": PROTOCOL_VERSION, "game_id": row.id, **result}
