@@ -366,6 +366,10 @@ def test_score_sheet_in_persian(server, open_page):
 def test_public_queue_shows_waiting_players_and_counts_down(server, open_page):
     first = open_page(server + "/", viewport=PHONE)
     first.fill("#nickname", "Omid")
+    # The second player's page is loaded before the first joins: on a loaded machine its loading took long enough
+    # for the first's wait to end, and the two met different tables.
+    second = open_page(server + "/", viewport=PHONE)
+    second.fill("#nickname", "Nika")
     first.click("#quick-match")  # four players by default
     first.wait_for_selector(".queue-fill[data-left]")
     assert first.locator(".queue-count").inner_text() == "Players waiting: 1"
@@ -374,8 +378,6 @@ def test_public_queue_shows_waiting_players_and_counts_down(server, open_page):
     assert 1 <= left <= 8 and text == f"Bots take the empty seats in {left} s"
     first.wait_for_function(f"() => Number(document.querySelector('.queue-fill').dataset.left) < {left}",
                             timeout=3000)
-    second = open_page(server + "/", viewport=PHONE)
-    second.fill("#nickname", "Nika")
     second.click("#quick-match")
     second.wait_for_selector(".queue-fill[data-left]")
     assert second.locator(".queue-count").inner_text() == "Players waiting: 2"
