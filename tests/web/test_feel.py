@@ -287,7 +287,9 @@ def test_the_trick_review_opened_as_our_card_goes_stays_open(server, open_page):
     # Hold our card on its way, as a slow network would.
     page.evaluate("""() => { const tb = window.hokmDebug.table, send = tb.hooks.onAction;
         tb.hooks.onAction = (a) => { window.heldAction = () => { tb.hooks.onAction = send; send(a); }; }; }""")
-    page.locator(".hand .card.playable").first.click(position={"x": 12, "y": 16})
+    card = page.locator(".hand .card.playable").first
+    ours = card.get_attribute("data-card")
+    card.click(position={"x": 12, "y": 16})
     page.wait_for_function("() => !!window.heldAction")
     before = len(table_view(page)["hand"])
     page.click(".last-btn")
@@ -297,6 +299,15 @@ def test_the_trick_review_opened_as_our_card_goes_stays_open(server, open_page):
     page.wait_for_function("() => !window.hokmDebug.table.busy && window.hokmDebug.table.shown === window.hokmDebug.table.view")
     page.wait_for_timeout(300)
     assert page.locator(".overlay[data-kind='last'] .review-card.winner").is_visible()
+    # The tricks taken under it are counted, and the review, which was on the latest trick, moves on to the one
+    # with our card once it is taken: it had stayed on the trick before, «next» disabled.
+    wait_view(page, "v.legal.length > 0 || v.phase !== 'play'", timeout=30000)
+    page.wait_for_function("() => !window.hokmDebug.table.busy && window.hokmDebug.table.shown === window.hokmDebug.table.view")
+    n = len(table_view(page)["completed"])
+    board = page.locator(".overlay[data-kind='last'] .review-board")
+    assert board.get_attribute("data-trick") == str(n - 1)
+    assert page.locator(f".overlay[data-kind='last'] .review-card[data-card='{ours}']").count() == 1
+    assert page.locator(".review-title").inner_text().endswith(str(n)), page.locator(".review-title").inner_text()
 
 
 def test_score_sheet_in_persian(server, open_page):

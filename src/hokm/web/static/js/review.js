@@ -33,10 +33,12 @@ export function toggleReview(table) {
   const next = h("button.btn.review-next", { type: "button", onclick: () => show(at + 1) }, t("next"));
   const close = h("button.btn.review-close", { type: "button", onclick: () => table.closeModal("last") }, t("close"));
 
+  let count = 0; // the tricks the review knew of when it last drew
   function show(k) {
     const v = table.view;
     const n = v.completed.length;
     if (!n) { table.closeModal("last"); return; }
+    count = n;
     at = Math.max(0, Math.min(n - 1, k));
     const tr = v.completed[at];
     title.textContent = t("reviewTitle", { n: at + 1, m: n });
@@ -69,4 +71,10 @@ export function toggleReview(table) {
     if (ev.key === fwd) { ev.preventDefault(); show(at + 1); }
   });
   show(at);
+  // Tricks go on being taken under it (opened just after our card, it saw the trick before ours): a review on the
+  // latest trick moves on to the new one, one on an earlier trick stays there, and either counts the new ones.
+  table.followReview = () => {
+    const n = table.view.completed.length;
+    if (n !== count) show(at === count - 1 ? n - 1 : at);
+  };
 }

@@ -354,6 +354,7 @@ export class Table {
     this.renderTools();
     // What the view changed (the next deal's hand, a seat's marks) may move what the open summary must not cover.
     this.placeSummary();
+    if (!this.el.overlay.hidden && this.el.overlay.dataset.kind === "last" && this.followReview) this.followReview();
   }
 
   renderBar() {
