@@ -446,7 +446,7 @@ def test_the_games_end_on_a_phone_on_its_side_shows_every_side_and_the_sheet_at_
     headings and first hand without a scroll."""
     from .test_table import SUMMARY_UNFIT
     who, tid, _ = finished_3p
-    for size in ({"width": 844, "height": 390}, {"width": 740, "height": 360}):
+    for size in ({"width": 844, "height": 390}, {"width": 740, "height": 360}, {"width": 667, "height": 375}):
         page = open_as(browser, open_page, server, who, f"/#/table/{tid}", lang, size)
         page.wait_for_selector(".overlay[data-kind=game] .score-sheet")
         page.wait_for_timeout(100)
@@ -454,6 +454,10 @@ def test_the_games_end_on_a_phone_on_its_side_shows_every_side_and_the_sheet_at_
         seen = page.evaluate(IN_SIGHT)
         assert seen == {"rows": 3, "rowsSeen": 3, "won": True, "head": True, "firstHand": True}, (size, seen)
         assert page.evaluate(SUMMARY_UNFIT) == [], size
+        # «شما: ۰، رایانه ۲: ۳، رایانه ۳:» above a «۲» alone on the next line: each side's score stays beside its name.
+        pairs = page.evaluate("""() => [...document.querySelectorAll('.overlay[data-kind=game] .final-score .final-pair')].map((p) =>
+            [p.textContent, new Set([...p.getClientRects()].filter((q) => q.width > 0.5).map((q) => Math.round(q.top))).size])""")
+        assert len(pairs) == 3 and all(lines == 1 for _, lines in pairs), (size, pairs)
 
 
 def test_the_three_player_score_sheet_fits_a_phone_in_english(server, open_page, browser, finished_3p):

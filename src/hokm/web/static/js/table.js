@@ -1128,7 +1128,9 @@ export class Table {
     const order = [...Array(sides).keys()].map((k) => ((mine ?? 0) + k) % sides); // your own side first
     // One form for the whole line: where a name ends in a number (a computer's), every name takes the colon.
     const gap = order.some((s) => scoreGap(this.sideName(s)) !== " ") ? ": " : " ";
-    const final = order.flatMap((s, k) => [...(k ? [sep()] : []), h("bdi", {}, this.sideName(s)), gap, num(v.scores[s])]);
+    // Each side's score stays on its name's line: only between two sides may the line break.
+    const final = order.flatMap((s, k) => [...(k ? [sep()] : []),
+      h("span.final-pair", {}, h("bdi", {}, this.sideName(s)), gap, num(v.scores[s]))]);
     sound.play(mine === winner ? "kot" : "trick");
     // The summary scrolls; the buttons stay in a footer below it, always on screen.
     const close = h("button.icon-btn.modal-close", { type: "button", "aria-label": t("close"), dataset: { testid: "game-close" },
