@@ -570,6 +570,18 @@ def test_the_chat_sheet_opened_during_our_turn_leaves_the_clock_and_the_hand_in_
     # what is used most in sight as it opens (the emotes and the first phrases), the note about friends a scroll away
     assert m["height"] >= 120 and m["emotes"] and m["phrases"] >= 4 and m["note"] and m["onScreen"], m
     shot(page, f"talk-sheet-during-turn-{lang}-{size[0]}x{size[1]}")
+    # Its foot fades while more lies below (a heading cut through its letters at the edge read as its end), and not
+    # once scrolled to the end.
+    fade = """() => { const s = document.querySelector('[data-testid=talk-sheet]');
+      return [s.scrollHeight > s.clientHeight + 2, s.scrollHeight - s.scrollTop - s.clientHeight > 2, getComputedStyle(s).maskImage]; }"""
+    page.evaluate("() => { const s = document.querySelector('[data-testid=talk-sheet]'); s.scrollTop = 0; }")
+    page.wait_for_timeout(100)
+    scrolls, below, mask = page.evaluate(fade)
+    assert scrolls and below and mask.startswith("linear-gradient"), (scrolls, below, mask)
+    shot(page, f"talk-sheet-during-turn-top-{lang}-{size[0]}x{size[1]}")
+    page.evaluate("() => { const s = document.querySelector('[data-testid=talk-sheet]'); s.scrollTop = s.scrollHeight; }")
+    page.wait_for_timeout(100)
+    assert page.evaluate(fade)[1:] == [False, "none"]
 
 
 # Where the open chat sheet lies: on its button's half of the table or not, and the seats it covers.

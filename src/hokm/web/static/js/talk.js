@@ -233,6 +233,8 @@ function renderLog() {
   if (!shown.length) list.append(h("li.muted", {}, t("chatEmpty")));
   for (const ev of shown) list.append(logEntry(chat.table, ev));
   list.scrollTop = list.scrollHeight;
+  const sheet = list.closest(".talk-sheet");
+  if (sheet) markMore(sheet);
 }
 
 function markUnread() {
@@ -403,6 +405,7 @@ export function mountTalk(table, send, { tableId = null, me = null, social = nul
   if (!felt || felt.querySelector(".talk-btn")) return;
   Object.assign(chat, { tableId, me, log: [], muted: tableId ? loadMuted(tableId) : new Set(), send, table, unread: 0, social, blocked: null, unsent: null });
   const sheet = h("div.talk-sheet", { hidden: true, role: "menu", dataset: { testid: "talk-sheet" } });
+  sheet.addEventListener("scroll", () => markMore(sheet), { passive: true });
   const pick = (msg) => { sheet.hidden = true; send({ type: "chat", ...msg }); };
   // On a phone the sheet lies over the chat button: it closes from its own ✕, with Escape, or with a tap beside it.
   const close = () => { sheet.hidden = true; };
@@ -493,6 +496,16 @@ const SHEET_LEAST = 120;
 /** The sheet opens under the top bar, never over it (the Hokm, the scores and the buttons stay in view), on its
  *  button's side of the cloth (talk.css). */
 function placeSheet(table, sheet) {
+  placeSheetBox(table, sheet);
+  markMore(sheet);
+}
+
+/** A sheet with more below its edge says so: its foot fades (a line cut through its letters read as the end). */
+function markMore(sheet) {
+  sheet.classList.toggle("more-below", sheet.scrollHeight - sheet.scrollTop - sheet.clientHeight > 2);
+}
+
+function placeSheetBox(table, sheet) {
   const box = table.el.table.getBoundingClientRect(), bar = table.el.top.getBoundingClientRect();
   const top = Math.max(0, bar.bottom - box.top) + 6;
   sheet.style.insetBlockStart = `${top}px`;
