@@ -508,18 +508,22 @@ def test_a_bubble_over_the_trick_grows_faint_during_our_turn(server, open_page):
     page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
     start_vs_computer(page, players=4, target=7)
     my_play_turn(page, "v.trick.some((p) => p.seat === (v.seat + 2) % 4)")
-    page.wait_for_function("() => document.querySelectorAll('.trick-card').length === window.hokmDebug.table.view.trick.length")
-    page.evaluate(f"""async () => {{ const talk = await {APP_MODULE}('talk.js'); const tb = window.hokmDebug.table;
+    # The page has drawn the turn (its start makes such a bubble faint at once): the bubble comes after.
+    page.wait_for_function("() => { const tb = window.hokmDebug.table; return !tb.busy && tb.shown === tb.view"
+                           " && document.querySelectorAll('.trick-card').length === tb.view.trick.length; }")
+    # Shown, and looked at half a second later by the page's own clock: on a loaded machine the round trips of the
+    # test took longer than the 1.5 s it is read for before it grows faint.
+    seen = page.evaluate(f"""async () => {{ const talk = await {APP_MODULE}('talk.js'); const tb = window.hokmDebug.table;
       talk.showChat(tb, {{ kind: 'chat', seat: (tb.view.seat + 2) % 4, player: 'p-partner',
-        text: 'سلام! می‌خواهم حکم را دل بگیرم و بعد هم یک دست دیگر ببرم، خوب بازی کن' }}); }}""")
+        text: 'سلام! می‌خواهم حکم را دل بگیرم و بعد هم یک دست دیگر ببرم، خوب بازی کن' }});
+      const b = document.querySelector('.chat-bubble.text'), r = b.getBoundingClientRect();
+      const over = [...document.querySelectorAll('.trick-card')].some((c) => {{ const q = c.getBoundingClientRect();
+        return r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top; }});
+      await new Promise((done) => setTimeout(done, 500));  // its entrance
+      return [over, Number(getComputedStyle(b).opacity)]; }}""")
     bubble = page.locator(".chat-bubble.text")
-    bubble.wait_for()
-    over = """() => { const r = document.querySelector('.chat-bubble.text').getBoundingClientRect();
-      return [...document.querySelectorAll('.trick-card')].some((c) => { const q = c.getBoundingClientRect();
-        return r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top; }); }"""
-    assert page.evaluate(over)  # the case this is about: the bubble lies over a card of the trick
-    page.wait_for_timeout(500)  # its entrance
-    assert float(bubble.evaluate("(e) => getComputedStyle(e).opacity")) > 0.9  # read first
+    assert seen[0]  # the case this is about: the bubble lies over a card of the trick
+    assert seen[1] > 0.9, seen  # read first
     page.wait_for_function("() => document.querySelector('.chat-bubble.text').classList.contains('faint')", timeout=4000)
     page.wait_for_timeout(400)
     assert float(bubble.evaluate("(e) => getComputedStyle(e).opacity")) < 0.4
