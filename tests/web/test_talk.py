@@ -134,6 +134,13 @@ def open_as(open_page, browser, base: str, p: Player, seat: int, tid: str, lang:
     return page
 
 
+def after_game_summary(page) -> None:  # type: ignore[no-untyped-def]
+    """A finished table opens on its game's summary, which closes the chat sheet as it comes (the game's end): the
+    test goes on once it has come. On a loaded machine it came after the sheet had been opened, and closed it."""
+    page.wait_for_selector(".overlay[data-kind='game']", timeout=20000)
+    page.keyboard.press("Escape")
+
+
 @pytest.mark.browser
 def test_phrases_and_emotes_at_the_seat_and_a_rematch_from_both_sides(server, open_page, browser):
     a, b, tid = finished_table(server)
@@ -144,7 +151,7 @@ def test_phrases_and_emotes_at_the_seat_and_a_rematch_from_both_sides(server, op
         page.wait_for_selector("[data-testid=talk]")
 
     # Ali's phrase: English at Ali's own seat, Persian at seat 0 on Bahar's page.
-    host.keyboard.press("Escape")
+    after_game_summary(host)
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     host.evaluate("() => document.querySelector('[data-phrase=well_played]').click()")
     host.wait_for_selector("[data-testid=chat-0]")
@@ -212,7 +219,7 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
     for page in (host, guest):
         page.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
         page.wait_for_selector("[data-testid=talk]")
-        page.keyboard.press("Escape")
+        after_game_summary(page)
 
     # Bahar types Persian (with a ZWNJ) in the box and presses Enter: her sheet closes, the table is in view.
     said = "سلام علی، می\u200cخواهم این بار ببرم"
@@ -283,7 +290,7 @@ def test_free_text_in_persian_at_the_seat_escaped_and_muted(server, open_page, b
     host.reload()
     host.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 0",
                            timeout=20000)
-    host.keyboard.press("Escape")
+    after_game_summary(host)
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     assert host.locator(f"[data-mute='{b.id}']").get_attribute("aria-pressed") == "true"
     write(guest, "باز هم")
@@ -304,7 +311,7 @@ def test_a_player_blocked_from_the_chat_panel(server, open_page, browser):  # ty
     guest = open_as(open_page, browser, server, b, 1, tid, "fa", DESKTOP)
     for page in (host, guest):
         page.wait_for_selector("[data-testid=talk]")
-        page.keyboard.press("Escape")
+        after_game_summary(page)
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     block = host.locator(f"[data-block='{b.id}']")
     block.wait_for()
@@ -324,7 +331,7 @@ def test_a_player_blocked_from_the_chat_panel(server, open_page, browser):  # ty
     host.evaluate(f"() => localStorage.removeItem('hokm.mute.{tid}')")  # the block alone is left to say it
     host.reload()
     host.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view && window.hokmDebug.table.view.seat === 0", timeout=20000)
-    host.keyboard.press("Escape")
+    after_game_summary(host)
     host.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     host.wait_for_selector(f"[data-block='{b.id}'][aria-pressed=true]")  # the server's list says so
     assert host.locator(f"[data-block='{b.id}']").inner_text() == "Unblock"
