@@ -1169,38 +1169,38 @@ export class Table {
     let trickNo = prev.completed.length;
     this.ringAt = plays[0].seat; // the first card's player until it lands
     try {
-    for (const [i, p] of plays.entries()) {
-      // Who plays once this card is down: the next card's player (after a full trick, its winner leads it), or after
-      // the last card the view's. The ring leaves a seat as its card lands, not when the whole batch has been shown.
-      const next = i + 1 < plays.length ? plays[i + 1].seat : (v.phase === "play" ? v.to_move : null);
-      if (p.trick > trickNo) trickNo = p.trick;
-      const inTrickIdx = this.el.trick.querySelectorAll(".trick-card").length;
-      const from = p.seat === v.seat ? this.el.hand.querySelector(`[data-card="${p.card}"]`) : null;
-      const fromRect = from ? from.getBoundingClientRect() : null;
-      if (from) { from.remove(); this.layoutHand(); } // close the gap while the card flies
-      const el = this.trickCard(p, inTrickIdx);
-      this.el.trick.append(el);
-      const to = el.getBoundingClientRect();
-      const src = fromRect ? { x: fromRect.left + fromRect.width / 2, y: fromRect.top + fromRect.height / 2 } : this.seatPoint(p.seat);
-      const dx = src.x - (to.left + to.width / 2), dy = src.y - (to.top + to.height / 2);
-      sound.play("play");
-      this.say(this.playedText(p));
-      this.narrate(this.playedText(p));
-      await el.animate([
-        { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) rotate(0deg) scale(${fromRect ? 1 : 0.6})`, opacity: fromRect ? 1 : 0.2 },
-        { transform: `translate(-50%, -50%) rotate(var(--tilt))`, opacity: 1 },
-      ], { duration: settings.dur(260), easing: "cubic-bezier(.2,.8,.2,1)" }).finished.catch(() => {});
-      this.markTurn(next);
-      // A full trick: pause so it can be read, then sweep it to the winner.
-      const tr = v.completed[p.trick];
-      if (tr && el.parentNode && this.el.trick.querySelectorAll(".trick-card").length === v.players) {
-        this.narrate(this.trickToText(tr.winner));
-        await sleep(settings.dur(650));
-        await this.collectTrick(tr.winner);
-        sound.play("trick");
-        this.say(this.trickToText(tr.winner));
+      for (const [i, p] of plays.entries()) {
+        // Who plays once this card is down: the next card's player (after a full trick, its winner leads it), or after
+        // the last card the view's. The ring leaves a seat as its card lands, not when the whole batch has been shown.
+        const next = i + 1 < plays.length ? plays[i + 1].seat : (v.phase === "play" ? v.to_move : null);
+        if (p.trick > trickNo) trickNo = p.trick;
+        const inTrickIdx = this.el.trick.querySelectorAll(".trick-card").length;
+        const from = p.seat === v.seat ? this.el.hand.querySelector(`[data-card="${p.card}"]`) : null;
+        const fromRect = from ? from.getBoundingClientRect() : null;
+        if (from) { from.remove(); this.layoutHand(); } // close the gap while the card flies
+        const el = this.trickCard(p, inTrickIdx);
+        this.el.trick.append(el);
+        const to = el.getBoundingClientRect();
+        const src = fromRect ? { x: fromRect.left + fromRect.width / 2, y: fromRect.top + fromRect.height / 2 } : this.seatPoint(p.seat);
+        const dx = src.x - (to.left + to.width / 2), dy = src.y - (to.top + to.height / 2);
+        sound.play("play");
+        this.say(this.playedText(p));
+        this.narrate(this.playedText(p));
+        await el.animate([
+          { transform: `translate(-50%, -50%) translate(${dx}px, ${dy}px) rotate(0deg) scale(${fromRect ? 1 : 0.6})`, opacity: fromRect ? 1 : 0.2 },
+          { transform: `translate(-50%, -50%) rotate(var(--tilt))`, opacity: 1 },
+        ], { duration: settings.dur(260), easing: "cubic-bezier(.2,.8,.2,1)" }).finished.catch(() => {});
+        this.markTurn(next);
+        // A full trick: pause so it can be read, then sweep it to the winner.
+        const tr = v.completed[p.trick];
+        if (tr && el.parentNode && this.el.trick.querySelectorAll(".trick-card").length === v.players) {
+          this.narrate(this.trickToText(tr.winner));
+          await sleep(settings.dur(650));
+          await this.collectTrick(tr.winner);
+          sound.play("trick");
+          this.say(this.trickToText(tr.winner));
+        }
       }
-    }
     } finally {
       this.ringAt = undefined; // the seats' next drawing marks them from the view
     }
