@@ -37,10 +37,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
         "--disable-component-update", "--disable-sync"]
 
 
-def start_server(data: str, src: Path = ROOT / "src") -> tuple[subprocess.Popen, str]:
+def start_server(data: str, src: Path = ROOT / "src", extra: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``hokm serve`` from ``src`` on a free port (``extra``: more of its options); returns it and its URL."""
     env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen([sys.executable, "-m", "hokm.cli.main", "serve", "--port", "0", "--data-dir", data,
-                             "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             "--log-level", "warning", *(extra or [])], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=env, cwd=ROOT)
     assert proc.stdout is not None
     for line in proc.stdout:

@@ -112,7 +112,7 @@ export class Table {
     this.handDealer = null; // {hand, seat}: the dealer of the hand that ended last, while its summary is read
     this.build();
     this.timerLoop = setInterval(() => this.drawTimers(), 250);
-    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.measureTrickRoom(); this.layoutHand(false); this.placeSummary(); };
+    this.onResize = () => { this.handRoom = 0; this.handCw = 0; this.handBox = null; this.handKey = null; this.measureTrickRoom(); this.layoutHand(); this.placeSummary(); };
     window.addEventListener("resize", this.onResize);
   }
 
@@ -120,6 +120,7 @@ export class Table {
     clearInterval(this.timerLoop);
     window.removeEventListener("resize", this.onResize);
     if (this.seatWatch) this.seatWatch.disconnect();
+    if (this.handWatch) this.handWatch.disconnect();
     for (const [type, fn] of this.windowListeners) window.removeEventListener(type, fn);
     this.unsubscribe();
     clear(this.root);
@@ -360,6 +361,11 @@ export class Table {
   renderBar() {
     const v = this.view;
     const e = this.el;
+    // Drawn again only when something it shows changed (most cards played change no score and no trick count).
+    const key = JSON.stringify([v.trump, v.hand_index, v.phase === "deal" || v.phase === "over", v.results.length, v.scores, v.tricks,
+      v.seat, v.players, v.rules.target_points, v.scores.map((_, s) => this.sideName(s)), t("hokm")]);
+    if (key === this.barKey) return;
+    this.barKey = key;
     clear(e.trump);
     if (v.trump) {
       e.trump.append(h("span.trump-label", {}, t("hokm")), h("span.trump-suit", { html: suitIcon(v.trump) }), h("span.sr-only", {}, t("trumpIs", { suit: suitName(v.trump) })));
@@ -389,47 +395,84 @@ export class Table {
     }
   }
 
+  /**
+   * The seats, each drawn again only where something it shows changed: a card played changes two seats (the one that
+   * played, the one to move next), and the others keep their elements, so a seat's pulse runs on and a screen reader
+   * keeps its place. Rebuilding every seat on every card, and measuring the cloth after it, cost a phone most of the
+   * time it spent on a card (docs/web.md, "Drawing only what changed").
+   */
   renderSeats() {
     if (!this.view) return;
     const v = this.view;
     const e = this.el;
-    clear(e.seats);
-    clear(e.meSlot);
     const crowned = crownedSeat(v);
     const dealer = this.dealerShown(v);
+    const back = backUrl(settings.get("backs"));
+    const drawn = this.seatEls || new Map();
+    // A seat that moved between the cloth and your own place (you sat down, or rose) redraws them all, in seat order.
+    const whole = drawn.size !== v.players || [...drawn].some(([s, d]) => d.el.parentNode !== (s === v.seat ? e.meSlot : e.seats));
+    if (whole) { clear(e.seats); clear(e.meSlot); drawn.clear(); }
+    let changed = false;
     for (let s = 0; s < v.players; s++) {
       const pos = this.posOf(s);
       const info = this.seats[s] || {};
       const isMe = s === v.seat;
       const partner = v.players === 4 && v.seat !== null && v.seat !== undefined && !isMe && this.sideOf(s) === this.sideOf(v.seat);
+      // A computer's own seat, or the computer standing in for a person: the mark says which.
+      const robot = info.kind === "bot" ? t("computerSeat") : t("botPlaying");
+      const count = v.hand_counts[s];
+      const turn = v.to_move === s && v.phase !== "over" && v.phase !== "deal";
+      const seatTricks = v.seat_tricks[s];
+      const avatar = seatAvatar(info, s, isMe);
+      const label = [this.nameOf(s), s === crowned ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(sep());
+      // Everything the seat's element shows (the label carries its words in the page's language).
+      const key = JSON.stringify([pos, isMe, partner, v.players, s === crowned, s === dealer, info.kind, !!info.auto, !!info.connected,
+        count, turn, seatTricks, avatar, label, robot, back, isMe ? 0 : this.sideOf(s)]);
+      const old = drawn.get(s);
+      if (old && old.key === key) continue;
       const badges = h("div.badges");
       if (s === crowned) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
       if (s === dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
-      // A computer's own seat, or the computer standing in for a person: the mark says which.
-      const robot = info.kind === "bot" ? t("computerSeat") : t("botPlaying");
       if (info.kind === "bot" || info.auto) badges.append(h("span.badge.bot", { title: robot, "aria-label": robot, role: "img", html: ROBOT }));
       if (info.kind === "human" && !info.connected && !isMe) badges.append(h("span.badge.offline", { title: t("offline"), "aria-label": t("offline"), role: "img" }, "⚡"));
-      const count = v.hand_counts[s];
       const fan = h("div.mini-fan", { "aria-hidden": "true" });
       if (!isMe) {
         const shown = Math.min(count, 7);
-        for (let i = 0; i < shown; i++) fan.append(h("img.mini-card", { src: backUrl(settings.get("backs")), alt: "", style: { "--i": i, "--n": shown } }));
+        for (let i = 0; i < shown; i++) fan.append(h("img.mini-card", { src: back, alt: "", style: { "--i": i, "--n": shown } }));
       }
-      const turn = v.to_move === s && v.phase !== "over" && v.phase !== "deal";
-      const seatTricks = v.seat_tricks[s];
-      const label = [this.nameOf(s), s === crowned ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(sep());
       const el = h(`div.seat.pos-${pos}` + (isMe ? ".me" : "") + (partner ? ".partner" : "") + (turn ? ".turn" : "") + (v.players === 4 ? `.team-${this.sideOf(s)}` : ""),
         { dataset: { seat: s, testid: `seat-${pos}` }, "aria-label": label, role: "group" },
-        h("div.avatar", {}, h("span.timer-ring"), h("span.avatar-pic", { html: avatarSvg(seatAvatar(info, s, isMe)), dataset: { avatar: seatAvatar(info, s, isMe) } })),
+        // The picture is taken over from the seat's last element where it is the same (a picture is costly to draw).
+        old && old.avatar === avatar ? old.el.querySelector(".avatar")
+          : h("div.avatar", {}, h("span.timer-ring"), h("span.avatar-pic", { html: avatarSvg(avatar), dataset: { avatar } })),
         h("div.seat-text", {},
           h("div.seat-name", { dir: "auto" }, unbroken(this.nameOf(s))),
           h("div.seat-sub", {}, partner ? h("span.partner-tag", {}, t("partner")) : null, h("span.seat-tricks", { title: t("tricks") }, t("tricksN", { n: seatTricks })))),
         badges, fan);
-      (isMe ? e.meSlot : e.seats).append(el);
+      if (old) old.el.replaceWith(el);
+      else (isMe ? e.meSlot : e.seats).append(el);
+      drawn.set(s, { key, el, avatar });
+      changed = true;
     }
+    this.seatEls = drawn;
     this.drawTimers();
-    this.measureTrickRoom();
+    if (!changed) return;
+    this.watchSideSeats();
     this.el.table.dispatchEvent(new CustomEvent("seats-drawn")); // a seat's box may have changed: bubbles follow
+  }
+
+  /** The side seats are watched for their size: the room between them is measured after the page's layout, when a
+   *  seat is drawn or grows (a badge, a longer name), never by making the browser lay the page out in the middle of
+   *  drawing it. */
+  watchSideSeats() {
+    const left = this.el.seats.querySelector(".seat.pos-left"), right = this.el.seats.querySelector(".seat.pos-right");
+    this.seatWatch ||= new ResizeObserver(() => this.measureTrickRoom());
+    if (this.watched && this.watched[0] === left && this.watched[1] === right) return;
+    this.seatWatch.disconnect();
+    this.watched = [left, right];
+    // Watching starts with a first report of each seat's size: the room is measured then.
+    if (left && right) { this.seatWatch.observe(left); this.seatWatch.observe(right); }
+    else this.el.felt.style.removeProperty("--trick-room");
   }
 
   /** The width the side seats leave between them, for the style sheet (--trick-room): on a phone on its side the trick
@@ -437,18 +480,13 @@ export class Table {
   measureTrickRoom() {
     const left = this.el.seats.querySelector(".seat.pos-left"), right = this.el.seats.querySelector(".seat.pos-right");
     if (!left || !right) { this.el.felt.style.removeProperty("--trick-room"); return; }
-    // A seat's box grows with a badge (the Hâkem's crown, the dealer's mark): measured again as it does.
-    this.seatWatch ||= new ResizeObserver(() => this.measureTrickRoom());
-    if (this.watched !== left) {
-      this.seatWatch.disconnect();
-      this.seatWatch.observe(left);
-      this.seatWatch.observe(right);
-      this.watched = left;
-    }
     // The trick lies in the middle of the cloth: as wide as twice the room on its narrower side.
     const felt = this.el.felt.getBoundingClientRect(), middle = felt.left + felt.width / 2;
     const room = 2 * Math.min(middle - left.getBoundingClientRect().right, right.getBoundingClientRect().left - middle) - 16;
-    this.el.felt.style.setProperty("--trick-room", `${Math.max(0, Math.floor(room))}px`);
+    const value = `${Math.max(0, Math.floor(room))}px`;
+    if (this.el.felt.style.getPropertyValue("--trick-room") === value) return;
+    this.el.felt.style.setProperty("--trick-room", value);
+    this.placeSummary(); // the trick moved: the open summary keeps clear of it
   }
 
   drawTimers() {
@@ -457,7 +495,9 @@ export class Table {
       const s = Number(seatEl.dataset.seat);
       const ring = seatEl.querySelector(".timer-ring");
       if (!d || d.seat !== s || (this.ringAt !== undefined && this.ringAt !== s)) {
-        seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing"); continue;
+        seatEl.style.removeProperty("--left"); seatEl.classList.remove("timing", "urgent");
+        if (ring) ring.removeAttribute("title");
+        continue;
       }
       const left = Math.max(0, d.at * 1000 - this.now());
       const frac = d.seconds > 0 ? Math.min(1, left / (d.seconds * 1000)) : 0;
@@ -532,7 +572,9 @@ export class Table {
         el = h("button.card", { type: "button", dataset: { card } }, h("img.card-img", { src: faceUrl(settings.get("faces"), card), alt: "", draggable: "false" }));
         e.hand.append(el);
       } else {
-        el.querySelector("img").src = faceUrl(settings.get("faces"), card);
+        // Set only when the faces changed: setting an image's source, even to the same one, makes it load again.
+        const img = el.querySelector("img"), src = faceUrl(settings.get("faces"), card);
+        if (img.getAttribute("src") !== src) img.src = src;
       }
       keep.add(card);
       const playable = legalCards.has(card);
@@ -570,8 +612,24 @@ export class Table {
   layoutHand() {
     const e = this.el;
     const cards = [...e.hand.children];
-    const W = e.handWrap.clientWidth || window.innerWidth;
-    const cssW = e.probe.offsetWidth || 80; // the CSS card width, resolved for this viewport
+    // The hand's width and the style sheet's card width change only with the window or the hand's box (watched
+    // below): measured once and kept, since reading them while the table is drawn makes the browser lay the whole
+    // page out first, on every card played.
+    if (!this.handBox) {
+      const width = e.handWrap.clientWidth, card = e.probe.offsetWidth;
+      if (width && card) this.handBox = { W: width, cssW: card };
+      this.handWatch ||= new ResizeObserver(() => {
+        if (this.handBox && Math.round(e.handWrap.clientWidth) !== this.handBox.W) { this.handBox = null; this.layoutHand(); }
+      });
+      this.handWatch.observe(e.handWrap);
+    }
+    const W = this.handBox ? this.handBox.W : e.handWrap.clientWidth || window.innerWidth;
+    const cssW = this.handBox ? this.handBox.cssW : e.probe.offsetWidth || 80; // the CSS card width, resolved for this viewport
+    // The same cards in the same box lie where they lay.
+    const key = [W, cssW, window.innerWidth, window.innerHeight, document.documentElement.dir, this.view ? this.view.hand_size : 0,
+      ...cards.map((el) => el.dataset.card)].join();
+    if (key === this.handKey) return;
+    this.handKey = key;
     let cw = cssW;
     const n = cards.length;
     // Dealing (the hand growing) measures afresh; within a deal the cards keep the narrowest width
