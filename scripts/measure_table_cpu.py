@@ -1,7 +1,7 @@
 """Measure what the web table costs the browser's main thread while a game is played on it.
 
     python scripts/measure_table_cpu.py [--seconds 30] [--runs 3] [--speed off|normal] [--players 4]
-        [--size 390x844] [--src OTHER/src]
+        [--size 390x844] [--src OTHER/src] [--idle]
 
 Starts ``hokm serve`` (computer players answering in 20 to 50 ms, as in the web tests) from this
 checkout's ``src`` or the one --src names, opens the home page in Chromium at --size in Persian,
@@ -11,7 +11,8 @@ figures are CDP ``Performance.getMetrics`` differences over that window (the mai
 time: ``TaskDuration``; of it script, style and layout) and the time spent in the table's own
 ``render()``, timed in the page. Each is also given per view drawn (``renders``), which compares
 runs whose pace differs. Prints one JSON object: the median of each figure over the runs, and
-every run.
+every run. With ``--idle`` nothing is clicked once the view asks this seat for a card: the window
+measures the table waiting for us, with nothing moving but the clock.
 """
 
 from __future__ import annotations
@@ -71,10 +72,20 @@ def run_once(browser, url: str, args: argparse.Namespace) -> dict[str, Any]:  # 
     def metrics() -> dict[str, float]:
         return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
+    if args.idle:
+        # Our turn to play, and the plays before it drawn: from here on only the clock moves.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and page.evaluate(
+                "() => { const v = window.hokmDebug.table.view; return !(v && v.legal.length && v.legal[0].type === 'play'); }"):
+            act(page)
+            page.wait_for_timeout(60)
+        page.wait_for_timeout(2500)
+    page.evaluate("() => { window.__render.n = 0; window.__render.ms = 0; }")
     before = metrics()
     start = time.monotonic()
     while time.monotonic() - start < args.seconds:
-        act(page)
+        if not args.idle:
+            act(page)
         page.wait_for_timeout(60)
     after = metrics()
     wall = time.monotonic() - start
@@ -98,6 +109,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     ap.add_argument("--size", default="390x844")
     ap.add_argument("--src", type=Path, default=ROOT / "src")
+    ap.add_argument("--idle", action="store_true", help="measure the table waiting for our card")
     args = ap.parse_args()
     data = tempfile.mkdtemp(prefix="hokm-measure-")
     proc, url = start_server(data, args.src.resolve(), ["--bot-delay", "0.02", "0.05", "--hand-pause", "0.4"])

@@ -82,3 +82,21 @@ def test_a_card_played_redraws_only_the_seats_it_changes(server, open_page):
         assert not stray, f"seats {sorted(stray)} were drawn again though nothing of theirs changed: {r}"
         kept += 4 - len(r["replaced"])
     assert kept, f"no render kept a seat: {renders}"
+
+
+def test_a_kept_seat_shows_the_turn_the_view_gives(server, open_page):
+    """The turn's ring moves from seat to seat as cards fly in (``markTurn``), between two drawings: a seat kept
+    by the next drawing shows the turn as the view gives it, whatever the flight left on it."""
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR")
+    start_vs_computer(page, players=4)
+    my_play_turn(page)
+    turns = page.evaluate("""() => {
+      const t = window.hokmDebug.table;
+      const me = t.view.seat, other = (me + 2) % 4;
+      t.markTurn(other);  // as a flight interrupted part-way would leave it
+      t.ringAt = undefined;
+      t.render();
+      return [...t.el.table.querySelectorAll(".seat.turn")].map((e) => Number(e.dataset.seat)).concat([me]);
+    }""")
+    *marked, me = turns
+    assert marked == [me], f"the turn is ours, and the seats marked are {marked}"

@@ -429,7 +429,10 @@ export class Table {
       const key = JSON.stringify([pos, isMe, partner, v.players, s === crowned, s === dealer, info.kind, !!info.auto, !!info.connected,
         count, turn, seatTricks, avatar, label, robot, back, isMe ? 0 : this.sideOf(s)]);
       const old = drawn.get(s);
-      if (old && old.key === key) continue;
+      if (old && old.key === key) {
+        old.el.classList.toggle("turn", turn); // the turn's ring, moved seat to seat while the cards flew (markTurn)
+        continue;
+      }
       const badges = h("div.badges");
       if (s === crowned) badges.append(h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), role: "img", html: CROWN }));
       if (s === dealer) badges.append(h("span.badge.dealer", { title: t("dealer"), "aria-label": t("dealer"), role: "img", html: DECK }));
