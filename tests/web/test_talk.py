@@ -380,18 +380,27 @@ def open_seated(open_page, browser, base: str, who: dict, tid: str, lang: str, v
     return open_as(open_page, browser, base, p, seat, tid, lang, viewport), seat  # type: ignore[arg-type]
 
 
+@pytest.fixture(scope="module")
+def patient_queue(browser, tmp_path_factory):  # type: ignore[no-untyped-def]
+    """A server whose public queue waits 10 s for people before a computer fills a seat: two guests queued at once
+    meet there even when a loaded machine answers one of them seconds after the other."""
+    from .conftest import serve
+
+    yield from serve(tmp_path_factory, queue_wait="10")
+
+
 @pytest.mark.browser
-def test_free_text_between_friends_at_a_public_table(server, open_page, browser):  # type: ignore[no-untyped-def]
+def test_free_text_between_friends_at_a_public_table(patient_queue, open_page, browser):  # type: ignore[no-untyped-def]
     """At a matchmade two-player table, before Ali and Bahar are friends, the chat panel offers no box: it says that
     none of their friends is at the table (in English and Persian). Once they are friends (a request by friend
     code, accepted), it offers the box to both and says that only friends at the table see the words; his words
     show at his seat and in her log. A spectator there has no box."""
     from .conftest import shot
 
-    ali, bahar, tid = queued_pair(server)
-    host, ali_seat = open_seated(open_page, browser, server, ali, tid, "en", DESKTOP)
-    guest, _ = open_seated(open_page, browser, server, bahar, tid, "fa", {"width": 390, "height": 844})
-    assert api(server, ali["token"], "GET", f"/api/tables/{tid}")["mode"] == "public"
+    ali, bahar, tid = queued_pair(patient_queue)
+    host, ali_seat = open_seated(open_page, browser, patient_queue, ali, tid, "en", DESKTOP)
+    guest, _ = open_seated(open_page, browser, patient_queue, bahar, tid, "fa", {"width": 390, "height": 844})
+    assert api(patient_queue, ali["token"], "GET", f"/api/tables/{tid}")["mode"] == "public"
     # Not friends yet: words for friends would reach nobody here, and the panel says so instead of offering a box.
     no_friends = {host: "None of your friends is at this table, so nobody here would read what you write. Quick "
                         "phrases and emotes reach everyone.",
@@ -409,9 +418,9 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
         page.wait_for_function("() => document.querySelector('[data-testid=talk-sheet]').hidden")
     assert host.locator(".chat-title").inner_text() == "Friends' chat"
 
-    code = api(server, bahar["token"], "GET", "/api/account")["friend_code"]
-    api(server, ali["token"], "POST", "/api/friends", {"code": code})
-    api(server, bahar["token"], "POST", f"/api/friends/{ali['player_id']}/accept", {})
+    code = api(patient_queue, bahar["token"], "GET", "/api/account")["friend_code"]
+    api(patient_queue, ali["token"], "POST", "/api/friends", {"code": code})
+    api(patient_queue, bahar["token"], "POST", f"/api/friends/{ali['player_id']}/accept", {})
     guest.click("[data-testid=notice-friend-request] .notice-close")  # the request's note, answered already
     for page in (host, guest):
         page.evaluate("() => { const s = document.querySelector('[data-testid=talk-sheet]'); if (!s.hidden) "
@@ -441,9 +450,9 @@ def test_free_text_between_friends_at_a_public_table(server, open_page, browser)
     shot(guest, "chat-friends-844x390-fa")
 
     # Someone watching a public table has the spectators' note and no box.
-    g = httpx.post(server + "/api/guest", json={"nickname": "Cyrus"}, timeout=20).json()
+    g = httpx.post(patient_queue + "/api/guest", json={"nickname": "Cyrus"}, timeout=20).json()
     watcher = {"token": g["token"], "player_id": g["player_id"], "nickname": g["nickname"]}
-    spectator, _ = open_seated(open_page, browser, server, watcher, tid, "en", PHONE)
+    spectator, _ = open_seated(open_page, browser, patient_queue, watcher, tid, "en", PHONE)
     spectator.wait_for_selector("[data-testid=talk]")
     spectator.evaluate("() => document.querySelector('[data-testid=talk]').click()")
     spectator.wait_for_selector(".talk-sheet .chat-note")
