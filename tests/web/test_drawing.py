@@ -30,9 +30,9 @@ WATCH_RENDERS = """() => {
     window.__renders.push({
       replaced: Object.keys(after).filter((s) => before[s] && before[s] !== after[s]).map(Number),
       changed: was ? now.map((m, s) => (m !== was[s] ? s : -1)).filter((s) => s >= 0) : null,
-      seatsChanged: seats !== JSON.stringify(t.seats) || t.seatsSeen !== seats,
+      seatsChanged: t.seatsSeen !== seats,  // names, connections or stand-ins since the last drawing
     });
-    t.seatsSeen = JSON.stringify(t.seats);
+    t.seatsSeen = seats;
     return out;
   };
 }"""

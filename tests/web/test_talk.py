@@ -18,7 +18,7 @@ from server.harness import (  # tests/ is on the path as the suites' root
     game_over,
 )
 
-from .conftest import APP_MODULE, DESKTOP, PHONE, shot
+from .conftest import APP_MODULE, DESKTOP, PHONE, serve, shot
 from .test_feel import my_play_turn
 from .test_table import start_vs_computer
 
@@ -384,8 +384,6 @@ def open_seated(open_page, browser, base: str, who: dict, tid: str, lang: str, v
 def patient_queue(browser, tmp_path_factory):  # type: ignore[no-untyped-def]
     """A server whose public queue waits 10 s for people before a computer fills a seat: two guests queued at once
     meet there even when a loaded machine answers one of them seconds after the other."""
-    from .conftest import serve
-
     yield from serve(tmp_path_factory, queue_wait="10")
 
 

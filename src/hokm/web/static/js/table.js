@@ -427,7 +427,7 @@ export class Table {
       const label = [this.nameOf(s), s === crowned ? t("hakem") : "", partner ? t("partner") : "", isMe ? "" : t("cardsLeft", { n: count }), `${t("tricks")} ${num(seatTricks)}`].filter(Boolean).join(sep());
       // Everything the seat's element shows (the label carries its words in the page's language).
       const key = JSON.stringify([pos, isMe, partner, v.players, s === crowned, s === dealer, info.kind, !!info.auto, !!info.connected,
-        count, turn, seatTricks, avatar, label, robot, back, isMe ? 0 : this.sideOf(s)]);
+        count, turn, seatTricks, avatar, label, robot, back]);
       const old = drawn.get(s);
       if (old && old.key === key) {
         old.el.classList.toggle("turn", turn); // the turn's ring, moved seat to seat while the cards flew (markTurn)
@@ -622,7 +622,7 @@ export class Table {
       const width = e.handWrap.clientWidth, card = e.probe.offsetWidth;
       if (width && card) this.handBox = { W: width, cssW: card };
       this.handWatch ||= new ResizeObserver(() => {
-        if (this.handBox && Math.round(e.handWrap.clientWidth) !== this.handBox.W) { this.handBox = null; this.layoutHand(); }
+        if (this.handBox && e.handWrap.clientWidth !== this.handBox.W) { this.handBox = null; this.layoutHand(); }
       });
       this.handWatch.observe(e.handWrap);
     }
