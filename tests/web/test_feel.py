@@ -528,6 +528,39 @@ def test_a_note_beside_your_turn_moves_nothing(server, open_page, viewport):
         shot(page, f"note-beside-turn-{lang}-{viewport['width']}")
 
 
+# The line under the cloth while our clock counts from 20 down to 10: the clock's width and the left edges of
+# «نوبت شماست» and the status line, at each second (the table's clock told the time, its drawing asked again).
+LINE_AS_THE_CLOCK_COUNTS = """() => {
+  const table = window.hokmDebug.table, d = table.deadline, real = table.now, seen = [];
+  try {
+    for (let n = 20; n >= 10; n--) {
+      table.now = () => d.at * 1000 - n * 1000 + 1;
+      table.drawTimers();
+      const box = (sel) => { const e = document.querySelector(sel); return e ? Math.round(e.getBoundingClientRect().left * 10) / 10 : null; };
+      seen.push([n, document.querySelector('.my-timer').textContent, Math.round(document.querySelector('.my-timer').getBoundingClientRect().width * 10) / 10,
+                 box('.your-turn'), box('.status-line')]);
+    }
+  } finally { table.now = real; table.drawTimers(); }
+  return seen;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_the_line_under_the_cloth_holds_still_while_the_clock_counts(server, open_page, lang):
+    """The clock «۱۹ ثانیه مانده» drew its digits each in its own width: «۱۱» is 13 px narrower than «۸۸», and the
+    centred line beside it («نوبت شماست») moved a pixel or more every second of our turn. Its digits now share one
+    width, and nothing on the line moves while it counts (once, at 9, it loses a digit)."""
+    page = open_page(server + "/", viewport=DESKTOP, locale="fa-IR" if lang == "fa" else "en-US", settings={"lang": lang})
+    start_vs_computer(page, players=2, target=7, nickname="سارا")
+    my_play_turn(page)
+    seen = page.evaluate(LINE_AS_THE_CLOCK_COUNTS)
+    assert len({text for _n, text, *_ in seen}) == 11, seen  # the clock said each second
+    if lang == "fa":
+        assert "۱۱" in seen[9][1] and "۱۸" in seen[2][1], seen
+    widths, turns, statuses = ({row[i] for row in seen} for i in (2, 3, 4))
+    assert len(widths) == 1 and len(turns) == 1 and len(statuses) == 1, seen
+
+
 @pytest.mark.parametrize("choice", ["keep", "pass"])
 def test_a_draw_says_what_it_took_and_what_it_burned(server, open_page, choice):
     """With two players the draw's dialog shows only the top card of the stock; the next card (burned after a keep,
