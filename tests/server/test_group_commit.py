@@ -4,6 +4,7 @@ refusal its own."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -235,9 +236,11 @@ def test_the_appends_log_is_checkpointed_off_the_loop_and_does_not_grow(tmp_path
         for seq in range(1, 401):
             await s.append_events("t", [EventRow("t", seq, "action", {"pad": "x" * 200}, float(seq))])
             if seq % 20 == 0:
-                for _ in range(500):  # the checkpoint under way finishes (its thread may be slow on a busy machine)
-                    if s._direct._checkpoint is None:
-                        break
+                # The checkpoint under way finishes. Its sync of the file takes 10 to 25 ms on a quiet disk and
+                # seconds on a stalled one: a wait of 5 s ran out 20 times in one full run (the test took 120 s), and
+                # the appends after it found the log still being copied.
+                done_by = time.monotonic() + 60
+                while s._direct._checkpoint is not None and time.monotonic() < done_by:
                     await asyncio.sleep(0.01)
             if seq % 100 == 0:
                 sizes.append((tmp_path / "wal.db-wal").stat().st_size)
