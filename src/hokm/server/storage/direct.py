@@ -56,12 +56,6 @@ def _locked(e: sqlite3.OperationalError) -> bool:
         "locked" in str(e)
 
 
-def _report(done: Future[None]) -> None:
-    e = done.exception()
-    if e is not None:  # the log stays whole; the next checkpoint tries again
-        log.warning("checkpoint of the appends' log failed: %s", e)
-
-
 class Compiled:
     """A Core statement's SQL text for SQLite, and the order of its positional parameters."""
 
@@ -116,7 +110,7 @@ class SqliteAppends:
                 raise sqlite3.OperationalError(f"database is locked: no append for {LOCK_WAIT_S:.0f} s")
             running = self._checkpoint
             if running is not None and self._restarting:
-                # Its end, whatever it was (a failure is reported by _report); never cancelled from here.
+                # Its end, whatever it was (a failure is reported by _checkpoint_done); never cancelled from here.
                 await asyncio.wait([asyncio.wrap_future(running)], timeout=max(0.0, give_up - loop.time()))
             else:
                 await asyncio.sleep(pause)
@@ -124,8 +118,10 @@ class SqliteAppends:
         self._commits += 1
         if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None:
             self._commits = 0
-            self._checkpoint = self._checkpoints.submit(self._run_checkpoint)
-            self._checkpoint.add_done_callback(_report)
+            running = self._checkpoints.submit(self._run_checkpoint)
+            self._checkpoint = running
+            # Only once it is set: a checkpoint that ended before submit() returned runs this at once, here.
+            running.add_done_callback(self._checkpoint_done)
 
     def _try_write(self, rows: list[tuple[Any, ...]], seqs: list[tuple[Any, ...]]) -> bool:
         """Write the transaction; False if the other connection holds the lock (nothing was written)."""
@@ -149,21 +145,30 @@ class SqliteAppends:
             raise
         return True
 
-    def _run_checkpoint(self) -> None:
-        try:
-            conn = sqlite3.connect(self._path, isolation_level=None)
-            try:
-                conn.execute("PRAGMA busy_timeout=5000")
-                _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                if frames >= RESTART_FRAMES:
-                    self._restarting = True
-                    conn.execute("PRAGMA wal_checkpoint(RESTART)")
-                    self.restarts += 1
-            finally:
-                self._restarting = False
-                conn.close()
-        finally:
+    def _checkpoint_done(self, done: Future[None]) -> None:
+        """The end of a checkpoint, in its thread or, where it ended before it was recorded, in the loop's.
+
+        The thread cleared the record itself once: a checkpoint that ended before ``submit`` returned (a
+        thread quicker than the loop, on a busy machine) was then recorded as under way for good, and no
+        checkpoint ran again while the log grew with every commit."""
+        if self._checkpoint is done:
             self._checkpoint = None
+        e = done.exception()
+        if e is not None:  # the log stays whole; the next checkpoint tries again
+            log.warning("checkpoint of the appends' log failed: %s", e)
+
+    def _run_checkpoint(self) -> None:
+        conn = sqlite3.connect(self._path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout=5000")
+            _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if frames >= RESTART_FRAMES:
+                self._restarting = True
+                conn.execute("PRAGMA wal_checkpoint(RESTART)")
+                self.restarts += 1
+        finally:
+            self._restarting = False
+            conn.close()
 
     def close(self) -> None:
         """Wait for a checkpoint under way, then close the connection (SQLite checkpoints the log then)."""
