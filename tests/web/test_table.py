@@ -774,6 +774,12 @@ HOLD_SUMMARY = f"""() => {{ const covered = ({SUMMARY_COVERS})();
   return covered; }}"""
 
 
+# The cards of the trick on screen that the hand's summary lies over, in part or whole.
+TRICK_UNDER_SUMMARY = """() => { const b = document.querySelector(".overlay[data-kind='hand'] .modal").getBoundingClientRect();
+  return [...document.querySelectorAll('.trick-card')].filter((c) => { const r = c.getBoundingClientRect();
+    return r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top; }).map((c) => c.dataset.card); }"""
+
+
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, PHONE, {"width": 360, "height": 640},
                                       {"width": 844, "height": 390}, {"width": 1024, "height": 768}],
                          ids=["portrait-390", "portrait-360", "portrait-360x640", "landscape", "tablet"])
@@ -802,9 +808,7 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
     shot(page, f"hand-summary-fa-{viewport['width']}x{viewport['height']}")
     assert covered == [], covered
     if viewport["width"] < viewport["height"] or viewport["width"] >= 1000:
-        under = page.evaluate("""() => { const b = document.querySelector(".overlay[data-kind='hand'] .modal").getBoundingClientRect();
-          return [...document.querySelectorAll('.trick-card')].filter((c) => { const r = c.getBoundingClientRect();
-            return r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top; }).map((c) => c.dataset.card); }""")
+        under = page.evaluate(TRICK_UNDER_SUMMARY)
         assert under == [], under
     # A kot's summary is a line taller (its callout, as the table draws it); on a phone on its side it lay over the
     # partner's name. The deals decide whether a kot comes, so its line is added to the summary shown.
@@ -814,6 +818,9 @@ def test_the_hand_summary_hides_no_score_and_no_seat_in_part(server, open_page, 
       window.hokmDebug.table.placeSummary(); }""")
     page.wait_for_timeout(50)
     assert page.evaluate(SUMMARY_COVERS) == []
+    if viewport["width"] >= 1000:  # beside the trick still, the seat above it no hindrance
+        under = page.evaluate(TRICK_UNDER_SUMMARY)
+        assert under == [], under
     # Views go on coming while it is up (the next deal grows the hand below it): each one places it afresh.
     page.evaluate("""() => { document.querySelector(".overlay[data-kind='hand']").style.paddingTop = '0px';
       window.hokmDebug.table.render(); }""")

@@ -1053,28 +1053,40 @@ export class Table {
     const trick = this.el.trick.getBoundingClientRect();
     if (!trick.width) return false;
     if (room.bottom - box.height - 8 < bar.bottom + 8) return false; // not the height for it under the bar
-    const top = Math.max(bar.bottom + 8, Math.min(room.bottom - box.height - 8, (trick.top + trick.bottom - box.height) / 2));
-    const band = (r) => r.width > 0 && r.height > 0 && r.bottom > top && r.top < top + box.height;
-    const seats = [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]
-      .map((e) => e.getBoundingClientRect()).filter(band);
+    const all = [...this.el.seats.querySelectorAll(".seat"), ...this.el.meSlot.querySelectorAll(".seat")]
+      .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
     const margin = 12;
-    const slot = (from, to) => (to - from >= box.width + 2 * margin ? [from, to] : null);
-    const leftEdge = Math.max(room.left, ...seats.filter((r) => r.right <= trick.left).map((r) => r.right));
-    const rightEdge = Math.min(room.right, ...seats.filter((r) => r.left >= trick.right).map((r) => r.left));
-    const left = slot(leftEdge, trick.left), right = slot(trick.right, rightEdge);
-    // A seat lying across the band between the trick and the edge closes that side.
-    const open = (g) => g && seats.every((r) => r.right <= g[0] || r.left >= g[1]);
     const rtl = document.documentElement.dir === "rtl";
-    const sides = (rtl ? [right, left] : [left, right]).filter(open); // the side where reading starts first
-    if (!sides.length) return false;
-    const [from, to] = sides[0];
-    const x = from + (to - from - box.width) / 2;
-    o.style.alignItems = "flex-start";
-    o.style.paddingTop = `${top - room.top}px`;
-    // Padded to the box's own width on both sides, it lies there whichever way the page reads.
-    o.style.paddingLeft = `${x - room.left}px`;
-    o.style.paddingRight = `${room.right - x - box.width}px`;
-    return true;
+    // The side beside the trick that holds the box with its top at ``top``, or null.
+    const sideAt = (top) => {
+      const seats = all.filter((r) => r.bottom > top && r.top < top + box.height);
+      const slot = (from, to) => (to - from >= box.width + 2 * margin ? [from, to] : null);
+      const leftEdge = Math.max(room.left, ...seats.filter((r) => r.right <= trick.left).map((r) => r.right));
+      const rightEdge = Math.min(room.right, ...seats.filter((r) => r.left >= trick.right).map((r) => r.left));
+      const left = slot(leftEdge, trick.left), right = slot(trick.right, rightEdge);
+      // A seat lying across the band between the trick and the edge closes that side.
+      const open = (g) => g && seats.every((r) => r.right <= g[0] || r.left >= g[1]);
+      return (rtl ? [right, left] : [left, right]).find(open) || null; // the side where reading starts first
+    };
+    // Level with the trick's middle where it can; a taller box (a kot's line, a Hâkem-koti's) reached up beside the
+    // seat above the trick, which closed both sides: then as near the middle as it can, below a seat or the bar.
+    const lowest = room.bottom - box.height - 8;
+    const middle = Math.max(bar.bottom + 8, Math.min(lowest, (trick.top + trick.bottom - box.height) / 2));
+    const tops = [middle, bar.bottom + 8, ...all.map((r) => r.bottom + 8)].filter((y) => y >= bar.bottom + 8 && y <= lowest)
+      .sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle));
+    for (const top of tops) {
+      const side = sideAt(top);
+      if (!side) continue;
+      const [from, to] = side;
+      const x = from + (to - from - box.width) / 2;
+      o.style.alignItems = "flex-start";
+      o.style.paddingTop = `${top - room.top}px`;
+      // Padded to the box's own width on both sides, it lies there whichever way the page reads.
+      o.style.paddingLeft = `${x - room.left}px`;
+      o.style.paddingRight = `${room.right - x - box.width}px`;
+      return true;
+    }
+    return false;
   }
 
   /** On a phone held upright the trick fills the cloth's middle, and the box in the middle covered the hand's
