@@ -1106,9 +1106,7 @@ export class Table {
     const seat = this.el.meSlot.querySelector(".seat");
     const mine = seat ? seat.getBoundingClientRect() : null;
     if (mine && !clear(span)(mine)) span = mine.left - room.left > room.right - mine.right ? at(mine.left - 8 - box.width) : at(mine.right + 8);
-    // Nor over another seat, or the banner that offers your seat back (its words cut read wrong: «ازگشت به بازی»).
-    const others = [...this.el.seats.querySelectorAll(".seat"), ...(this.el.banner.hidden ? [] : [this.el.banner])]
-      .map((e) => e.getBoundingClientRect());
+    const others = [...this.el.seats.querySelectorAll(".seat")].map((e) => e.getBoundingClientRect());
     if (span.left < room.left + 4 || span.right > room.right - 4 || !clear(span)(bar) || !others.every(clear(span))) return false;
     o.style.alignItems = "flex-start";
     o.style.paddingTop = `${y - room.top}px`;
