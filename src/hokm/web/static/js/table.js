@@ -1010,7 +1010,7 @@ export class Table {
     const box = o.firstElementChild.getBoundingClientRect();
     const need = box.height + 16; // and a margin above and below
     const bar = this.el.top.getBoundingClientRect();
-    if (this.placeSummaryBesideTrick(room, box, bar) || this.placeSummaryUnderTrick(room, box, bar)) return;
+    if (this.placeSummaryBesideTrick(room, box, bar)) return;
     const inColumn = (r) => r.width > 0 && r.height > 0 && r.right > box.left && r.left < box.right;
     const tallestGap = (seats) => {
       const blocks = [bar, ...seats.map((e) => e.getBoundingClientRect())].filter(inColumn).sort((p, q) => p.top - q.top);
@@ -1087,32 +1087,6 @@ export class Table {
       return true;
     }
     return false;
-  }
-
-  /** On a phone held upright the trick fills the cloth's middle, and the box in the middle covered the hand's
-   *  last trick. Where the room under the trick's area (your seat's row and your hand, both done with for this
-   *  hand) holds the box, it lies there, beside your seat's picture: the last trick stays in sight, and the box
-   *  stays put as the next deal comes (the trick's area does not move). False where it does not fit. */
-  placeSummaryUnderTrick(room, box, bar) {
-    const o = this.el.overlay;
-    const trick = this.el.trick.getBoundingClientRect();
-    if (!trick.height) return false;
-    const top = trick.bottom + 8, bottom = room.bottom - 8;
-    if (bottom - top < box.height) return false;
-    const y = top + (bottom - top - box.height) / 2;
-    const at = (left) => ({ left, right: left + box.width, top: y, bottom: y + box.height });
-    const clear = (span) => (r) => !r.width || r.right <= span.left || r.left >= span.right || r.bottom <= span.top || r.top >= span.bottom;
-    let span = at(box.left);
-    const seat = this.el.meSlot.querySelector(".seat");
-    const mine = seat ? seat.getBoundingClientRect() : null;
-    if (mine && !clear(span)(mine)) span = mine.left - room.left > room.right - mine.right ? at(mine.left - 8 - box.width) : at(mine.right + 8);
-    const others = [...this.el.seats.querySelectorAll(".seat")].map((e) => e.getBoundingClientRect());
-    if (span.left < room.left + 4 || span.right > room.right - 4 || !clear(span)(bar) || !others.every(clear(span))) return false;
-    o.style.alignItems = "flex-start";
-    o.style.paddingTop = `${y - room.top}px`;
-    o.style.paddingLeft = `${span.left - room.left}px`;
-    o.style.paddingRight = `${room.right - span.right}px`;
-    return true;
   }
 
   openTrumpChooser() {
