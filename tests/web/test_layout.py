@@ -286,11 +286,14 @@ def test_the_hokm_chooser_leaves_the_scores_in_sight(server, open_page, viewport
     assert found == {"covered": [], "off": 0}, found
 
 
-@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 740, "height": 360}, {"width": 390, "height": 844}],
-                         ids=["844x390", "740x360", "390x844"])
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 740, "height": 360}, {"width": 390, "height": 844},
+                                      {"width": 360, "height": 640}, {"width": 1440, "height": 900}],
+                         ids=["844x390", "740x360", "390x844", "360x640", "1440x900"])
 def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport):
     """On a phone on its side the trick is low: the partner's card lay over the top of yours, rank and all, and the
-    cloth's rim over its foot. A corner of each card, where its rank is, shows, whichever card was played over it."""
+    cloth's rim over its foot; on a phone held upright the partner's card lay over the upper corner of the right-hand
+    seat's, whose rank then read upside down only. Each card's upper corner, where its rank reads upright, shows,
+    whichever card was played over it."""
     page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
     start_vs_computer(page, players=4, target=7)
     bring_to_trick(page, 4)
@@ -301,14 +304,12 @@ def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport):
           tb.view = { ...tb.view, trick: cards.map((card, k) => ({ seat: (me + leader + k) % 4, card })) };
           tb.renderTrick();
           await Promise.all([...document.querySelectorAll('.trick-card img')].map((i) => i.decode().catch(() => null)));
-          // A card's rank is in two corners (the lower one upside down): one of them in sight is enough.
+          // A card's rank is in two corners; the upper one reads upright (the lower one is upside down, and on a
+          // phone on its side lies on the cloth's rim).
           const shows = (c, x, y) => { const hit = document.elementFromPoint(x, y); return hit && c.contains(hit); };
-          // On a phone on its side the upper corner itself: the lower one lies on the cloth's rim.
-          const low = innerWidth > innerHeight;
           return [...document.querySelectorAll('.trick-card')].filter((c) => {
             const r = c.getBoundingClientRect();
-            return !shows(c, r.left + r.width * 0.14, r.top + r.height * 0.1)
-              && (low || !shows(c, r.right - r.width * 0.14, r.bottom - r.height * 0.1)); })
+            return !shows(c, r.left + r.width * 0.14, r.top + r.height * 0.1); })
             .map((c) => `${c.dataset.pos} ${c.dataset.card} (leader ${leader})`); }""", leader)
     shot(page, f"layout/fa-4p-{viewport['width']}x{viewport['height']}-trick-ranks")
     assert hidden == [], hidden
