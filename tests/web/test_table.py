@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import DESKTOP, PHONE, act_once, shot, table_view
+from .conftest import DESKTOP, PHONE, act_once, one_point_games, shot, table_view
 
 pytestmark = pytest.mark.browser
 
@@ -302,9 +302,11 @@ def test_persian_is_right_to_left_with_persian_text(server, open_page):
     page.fill("#nickname", "سارا")
     page.locator(".seg[data-value='3']").first.click()  # three players
     page.locator(".seg[data-value='easy']").click()
-    page.locator("[aria-label='امتیاز برد'] .seg[data-value='3']").click()  # a short game
+    page.locator("[aria-label='امتیاز برد'] .seg[data-value='3']").click()  # the shortest game offered
+    asked = one_point_games(page)  # played to one point: the game's end is what is read here, not its length
     page.click("#play-computer")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    assert asked == [3], asked
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         v = table_view(page)
