@@ -494,9 +494,17 @@ def test_the_hand_summary_offers_the_seat_back_while_the_computer_plays_for_us(s
             if (typeof ev.data === 'string' && ev.data.includes('"reclaim"')) window.__reclaimed = true; }); }""")
     button = page.locator(".overlay[data-kind=hand] .sum-take-back")
     button.wait_for(timeout=60000)
-    assert button.inner_text() == page.locator(".banner-btn").inner_text() == "بازگشت به بازی"
+    assert button.inner_text() == page.locator(".banner-btn").text_content() == "بازگشت به بازی"
     assert page.locator(".overlay[data-kind=hand] .sum-back p").inner_text() == "رایانه به جای شما بازی می‌کند"
+    # The banner's words are not left beside the box cut short (the box lay over the start of «بازگشت»): each of
+    # them is out of sight, or clear of the box.
+    cut = page.evaluate("""() => { const m = document.querySelector('.overlay[data-kind=hand]').firstElementChild.getBoundingClientRect();
+        return [...document.querySelectorAll('.banner .banner-text, .banner .banner-btn')].filter((e) => {
+          const r = e.getBoundingClientRect();
+          return getComputedStyle(e).visibility === 'visible' && r.width > 0
+            && r.left < m.right && r.right > m.left && r.top < m.bottom && r.bottom > m.top; }).map((e) => e.textContent); }""")
     shot(page, "phone-fa-hand-summary-seat-back")
+    assert cut == [], f"the banner's words cut beside the summary: {cut}"
     for _ in range(20):  # a summary is up for a moment only: a tap that finds it gone waits for the next
         try:
             button.click(timeout=5000)  # a real tap: nothing lies over it (a busy machine may take seconds)
