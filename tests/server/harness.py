@@ -42,6 +42,11 @@ FAST_ENV = {
     "HOKM_HINT_BOT": "random",
 }
 WAIT = 20.0  # the longest any single wait in these tests may take
+
+#: The server closes a connection idle for 5 s (uvicorn's keep-alive), httpx reuses one idle for under 5 s: a request
+#: sent on a connection the server was closing just then, its loop late on a busy machine, was lost as a ReadError
+#: (seen as one of 60 parallel POSTs failing). Clients here let a connection go after 2 s idle.
+KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
 START_WAIT = 60.0  # starting a server imports every bot; give a loaded CI machine time
 
 
@@ -132,7 +137,7 @@ class Player:
         self.rng = random.Random(seed)
         self.token = ""
         self.id = ""
-        self.http = httpx.AsyncClient(base_url=server.url, timeout=WAIT)
+        self.http = httpx.AsyncClient(base_url=server.url, timeout=WAIT, limits=KEEP_ALIVE)
         self.ws: Any = None
         self.log: list[dict[str, Any]] = []
         self.seq = 0
