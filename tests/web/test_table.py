@@ -458,6 +458,13 @@ def at_a_table_with_one_second_timers(page, server: str, name: str) -> None:  # 
     wait_view(page, "v.seat !== null")
 
 
+# The page notes the server's word that the seat is ours again, from whichever WebSocket brings it: a listener on the
+# socket of the moment missed it when the connection was made again meanwhile (the page's connection object stays).
+NOTE_RECLAIM = """() => { window.__reclaimed = false; const sock = window.hokmDebug.sock, on = sock.h.onEvent;
+  sock.h.onEvent = (msg) => { const e = msg.event; if (e && e.kind === 'seat' && e.reason === 'reclaim') window.__reclaimed = true;
+    return on(msg); }; }"""
+
+
 def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open_page):
     page = open_page(server + "/")
     at_a_table_with_one_second_timers(page, server, "Lale")
@@ -469,10 +476,9 @@ def test_a_bot_stands_in_after_two_timeouts_and_the_seat_comes_back(server, open
     assert page.locator(f".seat[data-seat='{seat}'] .badge.bot").count() == 1
     # With one-second timers the seat is ours again for two seconds only (two more timeouts hand it back), which a
     # loaded machine's page can miss between two looks: the page notes the server's word and the banner going.
+    page.evaluate(NOTE_RECLAIM)
     page.evaluate("""() => {
-        window.__reclaimed = false; window.__bannerGone = false;
-        window.hokmDebug.sock.ws.addEventListener('message', (ev) => {
-            if (typeof ev.data === 'string' && ev.data.includes('"reclaim"')) window.__reclaimed = true; });
+        window.__bannerGone = false;
         const banner = document.querySelector('.banner');
         new MutationObserver(() => { if (banner.hidden) window.__bannerGone = true; }).observe(banner, { attributes: true });
     }""")
@@ -489,9 +495,7 @@ def test_the_hand_summary_offers_the_seat_back_while_the_computer_plays_for_us(s
     page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR", settings={"lang": "fa"})
     at_a_table_with_one_second_timers(page, server, "لاله")
     page.wait_for_selector(".banner:not([hidden]) .banner-btn", timeout=30000)
-    page.evaluate("""() => { window.__reclaimed = false;
-        window.hokmDebug.sock.ws.addEventListener('message', (ev) => {
-            if (typeof ev.data === 'string' && ev.data.includes('"reclaim"')) window.__reclaimed = true; }); }""")
+    page.evaluate(NOTE_RECLAIM)
     button = page.locator(".overlay[data-kind=hand] .sum-take-back")
     button.wait_for(timeout=60000)
     assert button.inner_text() == page.locator(".banner-btn").text_content() == "بازگشت به بازی"
