@@ -724,6 +724,24 @@ def test_a_tap_on_a_seat_mark_names_it(server, open_page):
                                timeout=3000)
 
 
+def test_the_first_ace_shows_when_the_games_start_finds_the_table_behind(server, open_page):
+    """The table hurries through a queue of messages (more than two waiting) without its animations; the game's start
+    came so on a slow phone, with the first deal's events behind it, and the first ace's draw, how the Hâkem was
+    found, was never shown there. It shows, is held for its time, and then gives way to the game."""
+    page = open_page(server + "/", viewport=PHONE, locale="fa-IR", settings={"lang": "fa"})
+    start_vs_computer(page, players=4, target=3)
+    page.wait_for_function("() => window.hokmDebug.table.view.hakem_draw && !window.hokmDebug.table.busy")
+    page.evaluate("""() => { const t = window.hokmDebug.table, v = t.view;
+      t.closeModal(); t.aceShown = false;
+      // what the queue holds when the page gets to the start late: the start, then three more of the same hand
+      t.queue.push({ view: v, event: { kind: 'start' } }, { view: v }, { view: v }, { view: v });
+      t.drain(); }""")
+    page.wait_for_selector(".overlay[data-kind='ace'] .ace-row.won", timeout=5000)
+    assert "حاکم" in page.locator(".overlay[data-kind='ace']").inner_text()
+    page.wait_for_selector(".overlay[data-kind='ace']", state="hidden", timeout=10000)  # held a moment, then gone
+    assert page.evaluate("() => window.hokmDebug.table.queue.length") == 0
+
+
 # Where the first ace's dialog lies and how large its cards are, drawn for a given draw.
 ACE_DIALOG = """(draw) => { const t = window.hokmDebug.table;
   t.closeModal(); t.showAceDraw({ ...t.view, hakem_draw: draw, hakem: (draw.start + draw.cards.length - 1) % 4 });

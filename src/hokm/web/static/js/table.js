@@ -227,14 +227,18 @@ export class Table {
     this.view = v;
     // The summary of the last hand (or the ace draw) stays up a moment, then the new hand takes the table.
     const held = this.el.overlay.dataset.kind;
-    if ((held === "hand" || held === "ace") && v.phase !== "deal" && v.phase !== "over") {
+    // (The ace draw is not closed by a message the table hurries through: the last message of the queue, never
+    // hurried, closes it once its time is up, and a choice waits for that as it does under a hand's summary.)
+    if ((held === "hand" || (held === "ace" && !hurry)) && v.phase !== "deal" && v.phase !== "over") {
       // Until the time it is held to, which may be put later while it waits.
       for (let wait = this.summaryUntil - Date.now(); wait > 0 && !hurry; wait = this.summaryUntil - Date.now()) await sleep(wait);
       this.closeModal(held);
     }
-    // Show the ace draw once: from its event, or on first sight of a game that has not begun playing.
+    // Show the ace draw once: from its event, or on first sight of a game that has not begun playing. From its event
+    // even while the table hurries through a queue: the game's start comes with the first deal's events behind it,
+    // more of them the slower the phone, and a slow phone skipped how its game's Hâkem was found.
     const unplayed = !v.results.length && !v.completed.length && !v.trick.length && (v.phase === "trump" || v.phase === "deal");
-    if (!this.aceShown && v.hakem_draw && !hurry && ((msg.event && msg.event.kind === "start") || (msg.fresh && unplayed))) {
+    if (!this.aceShown && v.hakem_draw && ((msg.event && msg.event.kind === "start") || (msg.fresh && unplayed && !hurry))) {
       this.aceShown = true;
       this.showAceDraw(v);
     }
