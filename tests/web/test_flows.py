@@ -312,3 +312,43 @@ def test_the_home_page_on_a_phone_on_its_side_starts_with_what_to_do(server, ope
     assert in_viewport(page, "#nickname") and in_viewport(page, ".home .seg"), page.evaluate(
         "() => ['#nickname', '.home .seg'].map((q) => document.querySelector(q).getBoundingClientRect().bottom)")
     shot(page, f"landscape-{lang}-home")
+
+
+RULES_PARTS = """() => [...document.querySelectorAll('[data-testid=rules] .rules-part')].map((p) => p.innerText)"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_the_rules_open_from_the_home_page_and_the_tables_menu(server, open_page, lang):
+    """A new player had nowhere to learn the game: the rules, as the engine plays them, open in a sheet from the home
+    page and from the table's menu (the game goes on under it), each part under its heading, every one of them in
+    reach on a small phone."""
+    page = open_page(server + "/", viewport={"width": 360, "height": 640}, locale="fa-IR" if lang == "fa" else "en-US",
+                     settings={"lang": lang})
+    page.click("[data-testid=open-rules]")
+    page.wait_for_selector("[data-testid=rules]")
+    parts = page.evaluate(RULES_PARTS)
+    assert len(parts) == 8, parts
+    words = ("حاکم", "حکم", "کُت", "حاکم‌کُتی", "۷ دور", "برمی‌دارد", "می‌سوزاند") if lang == "fa" else \
+        ("Hâkem", "Hokm", "kot", "Hâkem-koti", "7 tricks", "keeps it", "burns")
+    text = "\n".join(parts)
+    assert all(w in text for w in words), [w for w in words if w not in text]
+    if lang == "fa":
+        assert not [bad for part in parts if (bad := bad_numbers(part))]
+    # Scrolled to its end, the last part shows whole, and its close button is still there.
+    page.evaluate("() => { document.querySelector('[data-testid=rules]').scrollTop = 1e6; }")
+    last = page.locator("[data-testid=rules] .rules-part").last.bounding_box()
+    assert last and last["y"] + last["height"] <= 640, last
+    shot(page, f"rules-{lang}-360x640")
+    page.keyboard.press("Escape")
+    assert page.locator("[data-testid=rules]").count() == 0
+    # At the table: the menu offers them, and the table is still there when they close.
+    page.fill("#nickname", "سارا" if lang == "fa" else "Sara")
+    page.click("#play-computer")
+    page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    page.click(".table-bar .menu-btn")
+    page.click("[data-testid=menu-rules]")
+    page.wait_for_selector("[data-testid=rules]")
+    assert page.evaluate(RULES_PARTS) == parts
+    page.locator("[data-testid=rules] .sheet-head button").click()
+    assert page.locator("[data-testid=rules]").count() == 0
+    assert page.evaluate("() => !!(window.hokmDebug && window.hokmDebug.table.view)")

@@ -224,7 +224,8 @@ async function home() {
   clear(app).append(topBar(), h("main.home", {},
     h("section.hero", {}, h("div.hero-cards", { "aria-hidden": "true" },
       ["AS", "KH", "QD", "JC"].map((c, i) => h("img.hero-card", { src: faceUrl(settings.get("faces"), c), alt: "", style: { "--i": i } }))),
-      h("h1", {}, t("appName")), h("p.tagline", {}, t("tagline"))),
+      h("h1", {}, t("appName")), h("p.tagline", {}, t("tagline")),
+      h("button.btn.small.rules-btn", { type: "button", dataset: { testid: "open-rules" }, onclick: openRules }, t("rules"))),
     h("section.card-panel.panel-name", {},
       h("label.field-label", { for: "nickname" }, t("nickname")), nick),
     h("section.card-panel.panel-computer", {},
@@ -539,6 +540,7 @@ async function tablePage(tableId) {
       h("div.sheet", { role: "dialog", "aria-modal": "true", "aria-label": t("menu") },
         h("div.sheet-head", {}, h("h2", {}, t("menu")), h("button.icon-btn", { type: "button", onclick: close, "aria-label": t("close") }, "✕")),
         h("button.btn.wide", { type: "button", onclick: () => { close(); openSettings(); } }, t("settings")),
+        h("button.btn.wide", { type: "button", dataset: { testid: "menu-rules" }, onclick: () => { close(); openRules(); } }, t("rules")),
         h("button.btn.wide", { type: "button", onclick: () => { close(); showFairness(tableId, playedHands()); } }, t("fairness")),
         tableInfo && tableInfo.code ? h("p.muted", {}, `${t("roomCode")}: `, h("bdi.ltr-code", { dir: "ltr", dataset: { testid: "menu-room-code" } }, h("strong", {}, tableInfo.code))) : null,
         h("a.btn.wide", { href: "#/", onclick: close }, t("leave"))));
@@ -674,6 +676,11 @@ async function showFairness(tableId, played = null) {
   } catch (err) {
     clear(list).append(h("li", {}, errorText(err)));
   }
+}
+
+/** The rules' sheet (js/rules.js, loaded when first opened). */
+async function openRules() {
+  try { (await import("./rules.js")).openRules(); } catch (err) { toast(errorText(err), "error"); }
 }
 
 // ------------------------------------------------------------------------------ router
