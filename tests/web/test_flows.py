@@ -345,6 +345,11 @@ def test_the_rules_open_from_the_home_page_and_the_tables_menu(server, open_page
     page.fill("#nickname", "سارا" if lang == "fa" else "Sara")
     page.click("#play-computer")
     page.wait_for_function("() => window.hokmDebug && window.hokmDebug.table.view", timeout=20000)
+    # (The first ace's draw, and the Hokm to choose where we are the Hâkem, lie over the bar for their moment.)
+    deadline = time.monotonic() + 30
+    while page.locator(".overlay:not([hidden])").count() and time.monotonic() < deadline:
+        act_once(page)
+        page.wait_for_timeout(100)
     page.click(".table-bar .menu-btn")
     page.click("[data-testid=menu-rules]")
     page.wait_for_selector("[data-testid=rules]")

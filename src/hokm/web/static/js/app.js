@@ -120,6 +120,8 @@ function topBar(extra = []) {
   return h("header.app-bar", {},
     h("a.brand", { href: "#/" }, h("span.brand-mark", { "aria-hidden": "true" }, "♠"), h("span", {}, t("appName"))),
     h("div.app-bar-tools", {}, ...extra, langSwitch(),
+      h("button.icon-btn.rules-btn", { type: "button", onclick: openRules, "aria-label": t("rules"), title: t("rules"), dataset: { testid: "open-rules" } },
+        t("questionMark")),
       h("button.icon-btn.settings-btn", { type: "button", onclick: openSettings, "aria-label": t("settings"), title: t("settings") }, "⚙")));
 }
 
@@ -224,8 +226,7 @@ async function home() {
   clear(app).append(topBar(), h("main.home", {},
     h("section.hero", {}, h("div.hero-cards", { "aria-hidden": "true" },
       ["AS", "KH", "QD", "JC"].map((c, i) => h("img.hero-card", { src: faceUrl(settings.get("faces"), c), alt: "", style: { "--i": i } }))),
-      h("h1", {}, t("appName")), h("p.tagline", {}, t("tagline")),
-      h("button.btn.small.rules-btn", { type: "button", dataset: { testid: "open-rules" }, onclick: openRules }, t("rules"))),
+      h("h1", {}, t("appName")), h("p.tagline", {}, t("tagline"))),
     h("section.card-panel.panel-name", {},
       h("label.field-label", { for: "nickname" }, t("nickname")), nick),
     h("section.card-panel.panel-computer", {},
