@@ -518,7 +518,7 @@ def test_a_note_beside_your_turn_moves_nothing(server, open_page, viewport):
     my_play_turn(page)
     page.wait_for_timeout(300)
     before = page.evaluate(CLOTH_AND_LINE)
-    for lang, text in (("fa", "بی\u200cبی گشنیز را برداشتید و ۱۰ خشت سوخت"), ("en", "You kept queen of diamonds; ten of clubs is burned")):
+    for lang, text in (("fa", "بی\u200cبی گشنیز را برداشتید و ۱۰ خشت سوخت"), ("en", "You kept queen of diamonds; 10 of clubs is burned")):
         page.evaluate("(text) => window.hokmDebug.table.note(text)", text)
         page.wait_for_function("() => !document.querySelector('.table-note').hidden")
         assert page.evaluate(CLOTH_AND_LINE) == before, lang

@@ -7,18 +7,18 @@ import { t, cardName, addStrings, getLang } from "./i18n.js";
 
 addStrings({
   en: {
-    markFine: "fine", markInaccuracy: "inaccuracy: gave away tricks", markMistake: "mistake: changed the kot",
-    markBlunder: "blunder: lost the hand", markUnsolved: "not solved",
+    markFine: "fine", markInaccuracy: "inaccuracy: gave away tricks", markMistake: "mistake: made or lost a kot",
+    markBlunder: "blunder: lost the hand", markUnsolved: "not analysed",
     showBetter: "Show the better card for {name}", betterCards: "Better: {cards}", listSep: ", ",
     analysisNote: "Judged with every hand visible, as if every player saw all the cards.",
     analysisParanoid: "Three players: each player is judged against the other two playing together.",
     marksLegend: "The marks", marksTap: "Tap a mark for the better card.",
   },
   fa: {
-    markFine: "درست", markInaccuracy: "بی‌دقتی: چند دور را واگذار کرد", markMistake: "اشتباه: کُت را تغییر داد",
-    markBlunder: "اشتباه بزرگ: دست را باخت", markUnsolved: "حل نشد",
+    markFine: "درست", markInaccuracy: "بی‌دقتی: چند دور را واگذار کرد", markMistake: "اشتباه: نتیجهٔ کُت را عوض کرد",
+    markBlunder: "اشتباه بزرگ: دست را باخت", markUnsolved: "بررسی نشد",
     showBetter: "کارت بهتر برای {name}", betterCards: "بهتر: {cards}", listSep: "، ",
-    analysisNote: "این داوری با دیدن کارت‌های همهٔ بازیکنان است.",
+    analysisNote: "این داوری با دانستن کارت‌های همهٔ بازیکنان انجام شده است.",
     analysisParanoid: "بازی سه‌نفره: هر بازیکن در برابر دو بازیکن دیگر با هم سنجیده می‌شود.",
     marksLegend: "نشانه‌ها", marksTap: "برای دیدن کارت بهتر، روی نشانه بزنید.",
   },

@@ -116,12 +116,15 @@ function notice(kind, text, ...actions) {
   setTimeout(close, 30000); // an invitation not answered in time is still listed on the home page
 }
 
+// The rules' button: an open book («؟» at the table is the hint's).
+const BOOK = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M12 6.6C10.1 5.2 7.5 4.6 3.5 4.8v13.4c4-.2 6.6.4 8.5 1.8 1.9-1.4 4.5-2 8.5-1.8V4.8c-4-.2-6.6.4-8.5 1.8zM12 6.6V20" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/></svg>`;
+
 function topBar(extra = []) {
   return h("header.app-bar", {},
     h("a.brand", { href: "#/" }, h("span.brand-mark", { "aria-hidden": "true" }, "♠"), h("span", {}, t("appName"))),
     h("div.app-bar-tools", {}, ...extra, langSwitch(),
-      h("button.icon-btn.rules-btn", { type: "button", onclick: openRules, "aria-label": t("rules"), title: t("rules"), dataset: { testid: "open-rules" } },
-        t("questionMark")),
+      h("button.icon-btn.rules-btn", { type: "button", onclick: openRules, "aria-label": t("rules"), title: t("rules"), dataset: { testid: "open-rules" },
+        html: BOOK }),
       h("button.icon-btn.settings-btn", { type: "button", onclick: openSettings, "aria-label": t("settings"), title: t("settings") }, "⚙")));
 }
 

@@ -530,7 +530,7 @@ const SUIT_NAMES = {
   fa: { S: "پیک", H: "دل", D: "خشت", C: "گشنیز" },
 };
 const RANK_NAMES = {
-  en: { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" },
+  en: { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" },
   fa: { A: "آس", K: "شاه", Q: "بی‌بی", J: "سرباز", T: "۱۰" },
 };
 
