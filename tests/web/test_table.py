@@ -123,8 +123,14 @@ def test_whole_game_against_bots_on_a_phone(server, open_page):
     assert page.locator(".replay-seat").count() == 4
     assert page.locator(".replay-hand .card-img").count() == 52  # all hands face up before the first trick
     page.locator(".replay-controls .next").click()
-    assert "Trick 1" in page.locator(".replay-caption").inner_text()
+    caption = page.locator(".replay-caption").inner_text()
+    assert "Trick 1" in caption
     assert page.locator(".replay-played .card-img").count() == 4
+    # Who led, so that the order the cards were played in can be read: the first trick's leader is the Hâkem.
+    leader = page.locator(".replay-seat[data-led='true'] .replay-name").inner_text().strip()
+    assert page.locator(".replay-seat[data-led='true']").count() == 1
+    assert f"{leader} led" in caption.replace("\u2068", "").replace("\u2069", ""), caption
+    assert f"Hâkem: {leader}" in caption, caption
     page.wait_for_selector(".replay-verify .fair-item")
     assert page.locator(".replay-verify .fair-item[data-ok='false']").count() == 0
     assert page.locator(".replay-verify .fair-item[data-ok='true']").count() >= 1

@@ -16,14 +16,14 @@ import { CROWN } from "./table.js";
 addStrings({
   en: { analyseHand: "Analyse hand {n}", analysing: "Analysing…", analysed: "Hand {n} analysed",
     analyseOffline: "Analysing a hand needs the server: it is not available offline.",
-    replayPrevHand: "Previous hand", replayNextHand: "Next hand",
+    replayPrevHand: "Previous hand", replayNextHand: "Next hand", replayLed: "{name} led",
     // A replay (and its analysis) is its players' own: a link opened by anyone else says so, not "reload the page".
     err_replay_unauthorized: "Only this game's players can watch its replay. If you played in it, sign in to your account on this device first.",
     err_replay_forbidden: "Only this game's players can watch its replay.",
     err_replay_game_in_progress: "This game is still being played: its replay opens once it is over." },
   fa: { analyseHand: "تحلیل دست {n}", analysing: "در حال تحلیل…", analysed: "دست {n} تحلیل شد",
     analyseOffline: "تحلیل دست به سرور نیاز دارد و بدون اتصال در دسترس نیست.",
-    replayPrevHand: "دست قبلی", replayNextHand: "دست بعدی",
+    replayPrevHand: "دست قبلی", replayNextHand: "دست بعدی", replayLed: "{name} شروع کرد",
     err_replay_unauthorized: "بازپخش این بازی فقط برای بازیکنان آن است. اگر در آن بازی کرده‌اید، اول در این دستگاه وارد حساب خود شوید.",
     err_replay_forbidden: "بازپخش این بازی فقط برای بازیکنان آن است.",
     err_replay_game_in_progress: "این بازی هنوز ادامه دارد؛ بازپخش آن پس از پایان بازی باز می‌شود." },
@@ -107,7 +107,9 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
       h("span", {}, t("handN", { n: f.hand + 1 })), sep(),
       h("span", {}, f.trickNo ? t("trickN", { n: f.trickNo }) : t("beforeFirstTrick")), sep(),
       h("span.trump-inline", {}, t("hokm"), " ", h("span.suit-inline", { html: f.trump ? suitIcon(f.trump) : "" }), f.trump ? " " + suitName(f.trump) : ""), sep(),
-      h("span", {}, `${t("hakem")}: `, h("bdi", { dir: "auto" }, names[f.hakem])));
+      h("span", {}, `${t("hakem")}: `, h("bdi", { dir: "auto" }, names[f.hakem])),
+      // Who led: with the seats' turn order, the order the trick's cards were played in (the cards alone do not say).
+      ...(f.trick ? [sep(), h("span.replay-led", {}, t("replayLed", { name: `\u2068${names[f.trick.leader]}\u2069` }))] : []));
     const done = analysis.get(f.hand);
     analyseBtn.textContent = done ? t("analysed", { n: num(f.hand + 1) }) : t("analyseHand", { n: num(f.hand + 1) });
     analyseBtn.disabled = Boolean(done);
@@ -118,7 +120,7 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
     clear(board);
     for (let s = 0; s < rec.players; s++) {
       const played = f.trick ? f.trick.cards[(s - f.trick.leader + rec.players) % rec.players] : null;
-      board.append(h("div.replay-seat" + (f.trick && f.trick.winner === s ? ".won" : ""), { dataset: { seat: s } },
+      board.append(h("div.replay-seat" + (f.trick && f.trick.winner === s ? ".won" : ""), { dataset: { seat: s, led: String(Boolean(f.trick && f.trick.leader === s)) } },
         h("div.replay-who", {},
           h("div.replay-name", {}, h("bdi", { dir: "auto" }, names[s]), s === f.hakem ? [" ", h("span.badge.crown", { title: t("hakem"), "aria-label": t("hakem"), html: CROWN })] : null),
           // Each seat's own tricks so far, as at the table ("۳ دور"): never two bare numbers whose order says whose.
