@@ -74,7 +74,8 @@ export async function showReplay(app, api, gameId, { offline = false } = {}) {
     analyseBtn.disabled = false;
     draw();
   }
-  const board = h("div.replay-board", { dataset: { players: rec.players } });
+  // A hand's cards at the deal (17 with three players, else 13): the style sheet sizes a hand's row for them.
+  const board = h("div.replay-board", { dataset: { players: rec.players }, style: { "--deal": rec.players === 3 ? 17 : 13 } });
   const caption = h("div.replay-caption", { "aria-live": "polite" });
   const verify = h("div.replay-verify", { "aria-live": "polite" });
   const go = (i) => { at = Math.max(0, Math.min(frames.length - 1, i)); draw(); };
