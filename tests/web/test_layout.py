@@ -286,22 +286,23 @@ def test_the_hokm_chooser_leaves_the_scores_in_sight(server, open_page, viewport
     assert found == {"covered": [], "off": 0}, found
 
 
-@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 740, "height": 360}, {"width": 390, "height": 844},
-                                      {"width": 360, "height": 640}, {"width": 1440, "height": 900}],
-                         ids=["844x390", "740x360", "390x844", "360x640", "1440x900"])
-def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport):
+@pytest.mark.parametrize(("viewport", "players"), [
+    ({"width": 844, "height": 390}, 4), ({"width": 740, "height": 360}, 4), ({"width": 390, "height": 844}, 4),
+    ({"width": 360, "height": 640}, 4), ({"width": 1440, "height": 900}, 4), ({"width": 390, "height": 844}, 3),
+    ({"width": 360, "height": 640}, 3)], ids=["844x390", "740x360", "390x844", "360x640", "1440x900", "3p-390x844", "3p-360x640"])
+def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport, players):
     """On a phone on its side the trick is low: the partner's card lay over the top of yours, rank and all, and the
     cloth's rim over its foot; on a phone held upright the partner's card lay over the upper corner of the right-hand
     seat's, whose rank then read upside down only. Each card's upper corner, where its rank reads upright, shows,
     whichever card was played over it."""
     page = open_page(server + "/", viewport=viewport, locale="fa-IR", settings={"lang": "fa"})
-    start_vs_computer(page, players=4, target=7)
-    bring_to_trick(page, 4)
+    start_vs_computer(page, players=players, target=7)
+    bring_to_trick(page, players)
     hidden = []
-    for leader in range(4):  # each order of play: each card once under the ones played after it
+    for leader in range(players):  # each order of play: each card once under the ones played after it
         hidden += page.evaluate("""async (leader) => { const tb = window.hokmDebug.table; const me = tb.view.seat;
-          const cards = ['7S', '8S', '9S', 'TS'];
-          tb.view = { ...tb.view, trick: cards.map((card, k) => ({ seat: (me + leader + k) % 4, card })) };
+          const n = tb.view.players, cards = ['7S', '8S', '9S', 'TS'].slice(0, n);
+          tb.view = { ...tb.view, trick: cards.map((card, k) => ({ seat: (me + leader + k) % n, card })) };
           tb.renderTrick();
           await Promise.all([...document.querySelectorAll('.trick-card img')].map((i) => i.decode().catch(() => null)));
           // A card's rank is in two corners; the upper one reads upright (the lower one is upside down, and on a
@@ -311,7 +312,7 @@ def test_every_card_of_a_trick_shows_its_rank(server, open_page, viewport):
             const r = c.getBoundingClientRect();
             return !shows(c, r.left + r.width * 0.14, r.top + r.height * 0.1); })
             .map((c) => `${c.dataset.pos} ${c.dataset.card} (leader ${leader})`); }""", leader)
-    shot(page, f"layout/fa-4p-{viewport['width']}x{viewport['height']}-trick-ranks")
+    shot(page, f"layout/fa-{players}p-{viewport['width']}x{viewport['height']}-trick-ranks")
     assert hidden == [], hidden
 
 
